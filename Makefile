@@ -1,0 +1,34 @@
+# Everything a fresh Debian / Raspberry Pi OS machine with python3 and make needs.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: all demo test bench clean venv
+
+all: test
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
+	  echo "python3-venv is missing; installing it with apt-get" >&2; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq python3-venv; fi; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/farmbox demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+
+bench: $(STAMP)
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
