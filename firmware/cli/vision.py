@@ -1,0 +1,47 @@
+"""``farmbox vision enroll|read KIND``: one handler module per KIND.
+
+A handler module exposes ``enroll(samples: Path, model: Path) -> int`` and
+``read(model: Path, images: list[Path], as_json: bool) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+#: KIND -> handler module.
+KINDS = {
+    "dice": "firmware.cli.vision_dice",
+    "cards": "firmware.cli.vision_cards",
+    "colour-dice": "firmware.cli.vision_colour_dice",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("vision", help="enroll and read dice and cards from camera images")
+    vsub = p.add_subparsers(dest="action", metavar="ACTION")
+    vsub.required = True
+    enroll = vsub.add_parser("enroll", help="learn a model from SAMPLES/<label>/*.jpg")
+    enroll.add_argument("kind", choices=sorted(KINDS))
+    enroll.add_argument("samples", type=Path, metavar="SAMPLES")
+    enroll.add_argument("--model", type=Path, required=True, metavar="PATH")
+    enroll.set_defaults(func=cmd_enroll)
+    read = vsub.add_parser("read", help="read dice or cards in images")
+    read.add_argument("kind", choices=sorted(KINDS))
+    read.add_argument("--model", type=Path, required=True, metavar="PATH")
+    read.add_argument("images", type=Path, nargs="+", metavar="IMAGE")
+    read.add_argument("--json", action="store_true")
+    read.set_defaults(func=cmd_read)
+
+
+def _handler(kind: str):
+    return importlib.import_module(KINDS[kind])
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    return _handler(args.kind).enroll(args.samples, args.model)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    return _handler(args.kind).read(args.model, args.images, args.json)
