@@ -68,8 +68,17 @@ class GameState:
             raise InvalidState(
                 f"farms and main herd hold {total}, expected {self.rules.herd_sizes}"
             )
+        if not 1 <= self.players <= 6:
+            raise InvalidState(f"a game has 1-6 farms, not {self.players}")
         if not 0 <= self.current < self.players:
             raise InvalidState(f"current player {self.current} out of range")
+        if len(self.turns) != self.players:
+            raise InvalidState(f"turns for {len(self.turns)} players, expected {self.players}")
+        if len(set(self.places)) != len(self.places) or not all(
+                0 <= p < self.players for p in self.places):
+            raise InvalidState(f"bad places {list(self.places)}")
+        if any(t < 0 for t in self.turns):
+            raise InvalidState(f"negative turn count in {list(self.turns)}")
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -116,8 +125,13 @@ class GameState:
                 last_roll=Roll.parse(d["last_roll"]) if d.get("last_roll") else None,
                 last_events=events,
             )
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise InvalidState(f"bad saved game: missing or malformed {exc}") from None
+        except InvalidState:
+            raise
+        except KeyError as exc:
+            raise InvalidState(f"bad saved game: missing {exc}") from None
+        except (TypeError, AttributeError, ValueError) as exc:
+            # ValueError covers InvalidHerd/InvalidRoll and bad numbers or event kinds.
+            raise InvalidState(f"bad saved game: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
         state.check()
         return state
 

@@ -1,0 +1,106 @@
+"""Dice vision figures on rendered held-out scenes: accuracy, wrong reads, unsure, latency.
+
+    .venv/bin/python bench/bench_dice.py                 # 600 scenes, 6 mounted setups
+    .venv/bin/python bench/bench_dice.py --scenes 120    # quicker
+
+Each setup (camera height and focal length, table, light) is enrolled from its own rendered
+SAMPLES folder (3 photos per face per die, written to a temp dir and read back as PNG, as the CLI
+does), then read on scenes whose seeds start at --seed. The default seed (20261129) was never
+used while developing the reader. Latency is one DiceReader.read of one frame, one OpenCV thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from vision.dice.enroll import enroll_folder  # noqa: E402
+from vision.dice.reader import DiceReader  # noqa: E402
+from vision.render.dice import Setup, render_scene, write_samples  # noqa: E402
+
+HELD_OUT_SEED = 20261129
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=600, help="readable scenes (default 600)")
+    ap.add_argument("--setups", type=int, default=6, help="mounted setups (default 6)")
+    ap.add_argument("--odd", type=int, default=60,
+                    help="extra unreadable scenes (hidden, tilted, motion) (default 60)")
+    ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    ap.add_argument("--per-face", type=int, default=3)
+    ap.add_argument("--show-errors", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+
+    outcome: Counter[str] = Counter()
+    odd: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    latencies: list[float] = []
+    confidences_right: list[float] = []
+    size = None
+    per_setup = -(-args.scenes // args.setups)
+    odd_per_setup = -(-args.odd // args.setups)
+    with tempfile.TemporaryDirectory() as tmp, tqdm(total=args.setups * (per_setup + odd_per_setup),
+                                                    desc="dice bench", unit="scene",
+                                                    file=sys.stdout) as bar:
+        for k in range(args.setups):
+            setup_seed = args.seed * 7 + k
+            setup = Setup.from_seed(setup_seed, table_kind=("wood", "cloth")[k % 2])
+            folder = write_samples(f"{tmp}/setup{k}", setup=setup, per_face=args.per_face,
+                                   seed=setup_seed)
+            reader = DiceReader(enroll_folder(folder))
+            for i in range(per_setup + odd_per_setup):
+                seed = args.seed + k * 100_000 + i
+                kind = None if i < per_setup else ("hidden", "tilted", "motion")[i % 3]
+                opts = {"hidden": {"hidden": ("green", "red")[i % 2]},
+                        "tilted": {"tilted": ("green", "red")[i % 2]},
+                        "motion": {"motion": True}, None: {}}[kind]
+                image, truth = render_scene(seed, setup=setup, **opts)
+                size = image.shape[1], image.shape[0]
+                t0 = time.perf_counter()
+                reading = reader.read(image)
+                latencies.append(time.perf_counter() - t0)
+                bar.update()
+                if kind is not None:
+                    odd[kind + (" -> unsure" if reading.faces is None else " -> READ")] += 1
+                    continue
+                if reading.faces is None:
+                    outcome["unsure"] += 1
+                    reasons[reading.reason] += 1
+                elif tuple(reading.faces) == tuple(truth["faces"]):
+                    outcome["right"] += 1
+                    confidences_right.append(reading.confidence)
+                else:
+                    outcome["wrong"] += 1
+                if args.show_errors and tuple(reading.faces or ()) != tuple(truth["faces"]):
+                    tqdm.write(f"setup {k} seed {seed}: truth {truth['faces']} read {reading}",
+                               file=sys.stdout)
+
+    n = sum(outcome.values())
+    lat = np.array(latencies) * 1000
+    print(f"dice vision on {n} rendered held-out scenes ({args.setups} setups, seed {args.seed}, "
+          f"{args.per_face} enrollment photos per face per die)")
+    print(f"  exact roll read   {outcome['right'] / n:7.2%}  ({outcome['right']})")
+    print(f"  wrong (confident) {outcome['wrong'] / n:7.2%}  ({outcome['wrong']})")
+    print(f"  unsure            {outcome['unsure'] / n:7.2%}  ({outcome['unsure']}: "
+          f"{', '.join(f'{r} {c}' for r, c in reasons.most_common()) or '-'})")
+    print("  unreadable scenes: " + ", ".join(f"{k} {v}" for k, v in sorted(odd.items())))
+    print(f"  latency per read  median {np.median(lat):.1f} ms, p95 {np.percentile(lat, 95):.1f} ms, "
+          f"max {lat.max():.1f} ms ({size[0]}x{size[1]} frame, 1 OpenCV thread)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""``farmbox vision enroll dice`` and ``farmbox vision read dice``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from vision.dice.enroll import enroll_folder, load_image
+from vision.dice.model import DiceModel
+from vision.dice.reader import DiceReader
+
+
+def enroll(samples: Path, model: Path) -> int:
+    """Learn the dice from SAMPLES/<face>/*.jpg|png and write the model to ``model``."""
+    def progress(items):
+        return tqdm(items, desc="enroll dice", unit="photo", file=sys.stderr, leave=False)
+
+    learned = enroll_folder(samples, progress)
+    learned.save(model)
+    n = len(learned.templates)
+    print(f"enrolled {n} photos of the dice -> {model} (accept at score >= {learned.min_score:.2f}, "
+          f"lead >= {learned.min_margin:.2f})")
+    return 0
+
+
+def read(model: Path, images: list[Path], as_json: bool) -> int:
+    """Read the roll in each image; one line (or JSON object) per image."""
+    reader = DiceReader(DiceModel.load(model))
+    for path in images:
+        reading = reader.read(load_image(path))
+        if as_json:
+            print(json.dumps({"image": str(path), **reading.as_dict()}), flush=True)
+        elif reading.faces:
+            print(f"{path}: {reading.faces[0]},{reading.faces[1]} "
+                  f"(confidence {reading.confidence:.2f})", flush=True)
+        else:
+            print(f"{path}: unsure: {reading.reason} (confidence {reading.confidence:.2f})", flush=True)
+    return 0

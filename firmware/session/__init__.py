@@ -1,0 +1,1 @@
+"""Game sessions: state machines that turn button presses and camera observations into rules calls."""

@@ -1,0 +1,128 @@
+"""Settings files: defaults, overrides, and one-line errors naming the bad key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
+                             find_config_path, load_config, load_config_text)
+
+PI_TEMPLATE = Path(__file__).parents[2] / "systemd" / "farmbox.toml"
+
+
+def test_packaged_default_is_simulated_and_complete():
+    config = load_config()
+    assert config.hardware.simulated
+    assert config.display.driver == "dummy" and config.display.i2c_address == 0x3C
+    assert (config.buttons.prev, config.buttons.next, config.buttons.ok, config.buttons.back) == (5, 6, 13, 19)
+    assert config.buttons.hold_time == 1.0 and config.buttons.debounce_ms == 30
+    assert len(config.buttons.buzzers) == 10
+    # the file spells out every key, so it documents them all
+    assert config_from_tables(config.to_dict()) == config
+    assert load_config_text(DEFAULT_CONFIG_PATH.read_text()).to_dict() == config.to_dict()
+
+
+def test_pi_template_drives_real_hardware():
+    config = load_config(PI_TEMPLATE)
+    assert not config.hardware.simulated
+    assert config.display.driver in ("ssd1306", "sh1106")
+    assert config.camera.source == "picamera2"
+    assert config.journal.dir == "/var/lib/farmbox"
+
+
+def test_empty_file_gives_the_dataclass_defaults():
+    assert load_config_text("") == Config()
+
+
+def test_overrides_change_only_what_they_name():
+    base = load_config()
+    changed = base.with_overrides(display={"driver": "capture", "output": "/tmp/frames"},
+                                  game={"players": 4})
+    assert changed.display.driver == "capture" and changed.game.players == 4
+    assert changed.buttons == base.buttons and base.display.driver == "dummy"
+
+
+def test_file_keys_override_defaults(tmp_path):
+    path = tmp_path / "farmbox.toml"
+    path.write_text('[game]\nmode = "funfarm"\nplayers = 7\n[ui]\nlanguage = "pl"\n')
+    config = load_config(path)
+    assert (config.game.mode, config.game.players, config.ui.language) == ("funfarm", 7, "pl")
+    assert config.source == str(path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[buttons]\nnxt = 6\n", "farmbox.toml: [buttons] unknown key 'nxt'"),
+    ("[buttons]\nok = 17\n", "farmbox.toml: pin 17 used by buttons.ok and lights.fox"),
+    ("[buzzer]\npin = 4\n", "farmbox.toml: pin 4 used by buttons.buzzers[1] and buzzer.pin"),
+    ("[lights]\ndog = 40\n", "farmbox.toml: lights.dog = 40 is not a BCM GPIO number (0-27)"),
+    ("[hardware]\nsimulated = false\n[lights]\nfox = 2\n",
+     "farmbox.toml: pin 2 used by display (I2C SDA) and lights.fox"),
+    ("[display]\ndriver = \"ssd1309\"\n", "farmbox.toml: [display] driver: unknown display driver 'ssd1309'"),
+    ("[display]\ndriver = \"capture\"\n", "farmbox.toml: [display] driver 'capture' needs output"),
+    ("[camera]\nsource = \"webcam\"\n", "farmbox.toml: [camera] source: unknown camera 'webcam'"),
+    ("[camera]\nsource = \"usb:front\"\n", "usb needs a device number"),
+    ("[camera]\nsource = \"folder:\"\n", "needs a value after the colon"),
+    ("[game]\nmode = \"chess\"\n", "[game] mode: unknown game 'chess'"),
+    ("[game]\nplayers = 7\n", "[game] players must be 2-6 for superfarmer, got 7"),
+    ("[ui]\nlanguage = \"de\"\n", "[ui] language: unknown language 'de'"),
+    ("[buttons]\nok = true\n", "[buttons] ok must be a whole number, got True"),
+    ("[buttons]\nhold_time = \"long\"\n", "[buttons] hold_time must be a number"),
+    ("[buttons]\nbuzzers = [4, \"x\"]\n", "[buttons] buzzers[2] must be a whole number"),
+    ("[buttons]\nbuzzers = [1,2,3,4,5,6,7,8,9,10,14]\n", "at most 10 player buttons"),
+    ("[hardware]\nsimulated = \"yes\"\n", "[hardware] simulated must be true or false"),
+    ("[wifi]\nssid = \"farm\"\n", "farmbox.toml: unknown section [wifi]"),
+    ("buttons = 3\n", "[buttons] must be a table"),
+    ("[display]\nrotate = 1\n", "[display] rotate must be 0 or 2"),
+    ("[buttons\n", "farmbox.toml: not valid TOML"),
+])
+def test_bad_settings_are_one_line_naming_the_problem(text, message):
+    with pytest.raises(ConfigError) as info:
+        load_config_text(text, source="farmbox.toml")
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_missing_file_is_an_os_error(tmp_path):
+    with pytest.raises(OSError):
+        load_config(tmp_path / "absent.toml")
+
+
+def test_farmer_button_can_be_left_unwired():
+    config = load_config_text('[buttons]\nfarmer = ""\n')
+    assert config.buttons.farmer is None and "buttons.farmer" not in config.pin_map()
+
+
+def test_find_config_path_prefers_the_explicit_one(tmp_path):
+    assert find_config_path(tmp_path / "x.toml") == tmp_path / "x.toml"
+    assert find_config_path(None).name in ("default.toml", "farmbox.toml")
+
+
+def test_bad_override_is_checked_like_a_file():
+    with pytest.raises(ConfigError, match=r"\[display\] unknown key 'colour'"):
+        load_config().with_overrides(display={"colour": "green"})
+    with pytest.raises(ConfigError, match=r"unknown section \[sound\]"):
+        load_config().with_overrides(sound={})
+
+
+@given(st.lists(st.sampled_from(range(28)), min_size=11, max_size=11))
+def test_pin_clashes_are_always_caught(pins):
+    """Any assignment of the 11 main pins loads iff the pins (and the player buttons) never repeat."""
+    names = [("buttons", "prev"), ("buttons", "next"), ("buttons", "ok"), ("buttons", "back"),
+             ("buttons", "farmer"), ("lights", "fox"), ("lights", "wolf"), ("lights", "dog"),
+             ("lights", "ok"), ("buzzer", "pin"), ("buttons", "buzzers")]
+    tables: dict = {}
+    for (section, key), pin in zip(names, pins):
+        tables.setdefault(section, {})[key] = [pin] if key == "buzzers" else pin
+    try:
+        config = config_from_tables(tables)
+    except ConfigError as exc:
+        assert len(set(pins)) < len(pins)
+        assert "used by" in str(exc)
+    else:
+        assert len(set(pins)) == len(pins)
+        assert sorted(config.pin_map().values()) == sorted(pins)

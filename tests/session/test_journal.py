@@ -1,0 +1,146 @@
+"""The journal: CRC'd JSON lines, replay through the rules engine, torn tails, rotation."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from firmware.journal import Journal, decode, encode
+from firmware.rules.dice import ALL_ROLLS
+from firmware.rules.game import new_state
+from firmware.rules.superfarmer import CLASSIC, COMPACT
+from firmware.session.actions import Timeline, new_game_action
+
+
+def write_game(directory, rolls, rules=CLASSIC, players=2, undo_at=()):
+    j = Journal(directory)
+    j.open()
+    tl = Timeline(new_state(players, rules))
+    action = new_game_action(players, rules)
+    j.append(action, tl.state)
+    for i, roll in enumerate(rolls):
+        action = {"action": "undo"} if i in undo_at else {"action": "roll", "roll": str(roll)}
+        new = tl.preview(action)
+        j.append(action, new)
+        tl.apply(action, new)
+        if tl.state.over:
+            break
+    j.close()
+    return tl
+
+
+def test_records_round_trip_and_carry_a_crc():
+    st_ = new_state(2, CLASSIC)
+    line = encode(1, {"action": "undo"}, st_)
+    rec = decode(line)
+    assert rec["seq"] == 1 and rec["state"] == st_.to_dict()
+    bad = line.replace(b'"undo"', b'"undp"')
+    with pytest.raises(ValueError, match="CRC"):
+        decode(bad)
+    with pytest.raises(ValueError, match="torn"):
+        decode(line[:-1])
+
+
+def test_replay_resumes_exactly(tmp_path):
+    tl = write_game(tmp_path, ALL_ROLLS[::7][:15], undo_at={5, 9})
+    replay = Journal(tmp_path).open()
+    assert replay.dropped == 0 and replay.seq == 16
+    assert replay.timeline.state == tl.state
+    assert replay.timeline.history == tl.history  # undo works after a restart too
+
+
+@pytest.mark.parametrize("cut", [1, 10, 57])
+def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
+    tl = write_game(tmp_path, ALL_ROLLS[::11][:8])
+    path = tmp_path / "superfarmer.jsonl"
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    path.write_bytes(data[:-cut])  # power cut in the middle of the last write
+    replay = Journal(tmp_path).open()
+    assert replay.dropped == 1 and "last record" in replay.problem
+    assert replay.seq == len(lines) - 1
+    good = Journal(tmp_path).open()  # the repaired file replays cleanly
+    assert good.dropped == 0 and good.seq == replay.seq
+    assert path.read_bytes() == b"".join(lines[:-1])
+    assert (tmp_path / f"superfarmer.jsonl.corrupt-{replay.seq}").exists()
+    assert tl.history[-1] == replay.timeline.state
+
+
+def test_corrupt_middle_record_keeps_the_good_prefix(tmp_path):
+    write_game(tmp_path, ALL_ROLLS[::13][:8])
+    path = tmp_path / "superfarmer.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[4] = lines[4].replace(b'"exchanged":false', b'"exchanged":true')  # a flipped bit
+    assert b'"exchanged":true' in lines[4]
+    path.write_bytes(b"".join(lines))
+    replay = Journal(tmp_path).open()
+    assert replay.seq == 4 and replay.dropped == len(lines) - 4
+    assert "CRC" in replay.problem
+
+
+def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
+    write_game(tmp_path, ALL_ROLLS[:3])
+    path = tmp_path / "superfarmer.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    rec = decode(lines[2])
+    rec["state"]["turns"] = [5, 5]
+    body = json.dumps({k: rec[k] for k in ("seq", "action", "state")}, sort_keys=True,
+                      separators=(",", ":"))
+    import zlib
+    lines[2] = (body[:-1] + f',"crc":"{zlib.crc32(body.encode()):08x}"}}\n').encode()
+    path.write_bytes(b"".join(lines))
+    replay = Journal(tmp_path).open()
+    assert replay.seq == 2 and "differs" in replay.problem
+
+
+def test_new_game_rotates(tmp_path):
+    write_game(tmp_path, ALL_ROLLS[:4])
+    j = Journal(tmp_path)
+    j.open()
+    assert j.seq == 5
+    j.append(new_game_action(3, COMPACT), new_state(3, COMPACT))
+    j.close()
+    archived = list(tmp_path.glob("superfarmer-*.jsonl"))
+    assert len(archived) == 1 and len(archived[0].read_bytes().splitlines()) == 5
+    replay = Journal(tmp_path).open()
+    assert replay.seq == 1 and replay.players == 3 and replay.rules.name == "compact"
+
+
+def test_append_fsyncs_file_and_directory(tmp_path, monkeypatch):
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
+                                                 real(fd)))
+    j = Journal(tmp_path / "new")
+    j.open()
+    assert str(tmp_path / "new") in synced  # the new file's directory entry
+    synced.clear()
+    j.append(new_game_action(2, CLASSIC), new_state(2, CLASSIC))
+    assert synced == [str(tmp_path / "new" / "superfarmer.jsonl")]
+    j.close()
+
+
+def test_unusable_journal_dir_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ValueError, match="journal dir"):
+        Journal(blocker / "sub").open()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 143), min_size=1, max_size=25), st.data())
+def test_any_truncation_resumes_at_a_record_boundary(tmp_path_factory, rolls, data):
+    d = tmp_path_factory.mktemp("j")
+    write_game(d, [ALL_ROLLS[i] for i in rolls])
+    path = d / "superfarmer.jsonl"
+    full = path.read_bytes()
+    cut = data.draw(st.integers(0, len(full)))
+    path.write_bytes(full[:cut])
+    replay = Journal(d).open()
+    boundaries = [0] + [i + 1 for i, b in enumerate(full) if b == ord("\n")]
+    kept = max(b for b in boundaries if b <= cut)
+    assert path.read_bytes() == full[:kept]
+    assert replay.seq == full[:kept].count(b"\n")

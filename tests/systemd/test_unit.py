@@ -1,0 +1,140 @@
+"""systemd/farmbox.service: the properties the box relies on, and systemd's own verdict."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+
+from firmware.config import load_config
+
+SYSTEMD = Path(__file__).parents[2] / "systemd"
+UNIT = SYSTEMD / "farmbox.service"
+
+
+def parse_unit(text: str) -> dict[str, list[tuple[str, str]]]:
+    """Sections -> (key, value) pairs in order; repeated keys (DeviceAllow=) all kept."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], [])
+            continue
+        assert current is not None and "=" in line, f"line {number}: {raw!r}"
+        key, value = line.split("=", 1)
+        current.append((key.strip(), value.strip()))
+    return sections
+
+
+@pytest.fixture(scope="module")
+def unit():
+    return parse_unit(UNIT.read_text())
+
+
+def one(unit, section: str, key: str) -> str:
+    values = [v for k, v in unit[section] if k == key]
+    assert len(values) == 1, f"{key}= appears {len(values)} times in [{section}]"
+    return values[0]
+
+
+def every(unit, section: str, key: str) -> list[str]:
+    return [v for k, v in unit[section] if k == key]
+
+
+def test_sections(unit):
+    assert list(unit) == ["Unit", "Service", "Install"]
+    assert one(unit, "Install", "WantedBy") == "multi-user.target"
+
+
+def test_notify_with_watchdog(unit):
+    assert one(unit, "Service", "Type") == "notify"
+    assert one(unit, "Service", "NotifyAccess") == "main"
+    assert 0 < int(one(unit, "Service", "WatchdogSec")) <= 60
+
+
+def test_restarts_on_failure_but_not_on_bad_config(unit):
+    assert one(unit, "Service", "Restart") == "on-failure"
+    assert "2" in one(unit, "Service", "RestartPreventExitStatus").split()
+
+
+def test_runs_the_venv_command_with_the_pi_config(unit):
+    command = one(unit, "Service", "ExecStart").split()
+    assert command == ["/opt/farmbox/.venv/bin/farmbox", "run", "--config", "/etc/farmbox/farmbox.toml"]
+
+
+def test_dedicated_user_in_hardware_groups(unit):
+    assert one(unit, "Service", "User") == "farmbox"
+    assert set(one(unit, "Service", "SupplementaryGroups").split()) >= {"gpio", "i2c", "video"}
+
+
+def test_state_directory_is_where_the_journal_goes(unit):
+    state = one(unit, "Service", "StateDirectory")
+    assert state == "farmbox"
+    pi = load_config(SYSTEMD / "farmbox.toml")
+    assert pi.journal.dir == f"/var/lib/{state}"
+    assert one(unit, "Service", "WorkingDirectory") == f"/var/lib/{state}"
+    # lgpio writes notification pipes into LG_WD: it must be a directory the unit makes writable
+    runtime = one(unit, "Service", "RuntimeDirectory")
+    assert f"LG_WD=/run/{runtime}" in every(unit, "Service", "Environment")
+
+
+def test_hardening_still_reaches_the_hardware(unit):
+    keys = {k for k, _ in unit["Service"]}
+    assert "PrivateDevices" not in keys and "ProtectClock" not in keys
+    assert one(unit, "Service", "DevicePolicy") == "closed"
+    allowed = {v.split()[0]: v.split()[1] for v in every(unit, "Service", "DeviceAllow")}
+    for device in ("char-gpiochip", "char-i2c", "char-video4linux", "char-media", "char-dma_heap",
+                   "/dev/dma_heap/linux,cma"):
+        assert allowed.get(device) == "rw", device
+    assert one(unit, "Service", "NoNewPrivileges") == "yes"
+    assert one(unit, "Service", "ProtectSystem") == "strict"
+    assert one(unit, "Service", "ProtectHome") == "yes"
+    assert one(unit, "Service", "CapabilityBoundingSet") == ""
+    assert "AF_UNIX" in one(unit, "Service", "RestrictAddressFamilies").split()
+
+
+def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess:
+    """``systemd-analyze verify`` on ``unit_text`` installed in a throw-away root.
+
+    The root holds the system's stock units (for sysinit.target and friends) and
+    a stand-in /opt/farmbox/.venv/bin/farmbox, since verify checks ExecStart exists.
+    """
+    root = tmp_path / "root"
+    (root / "etc/systemd/system").mkdir(parents=True)
+    (root / "usr/lib/systemd").mkdir(parents=True)
+    stock = Path("/usr/lib/systemd/system")
+    shutil.copytree(stock, root / "usr/lib/systemd/system", symlinks=True)
+    program = root / "opt/farmbox/.venv/bin/farmbox"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    (root / "etc/systemd/system/farmbox.service").write_text(unit_text)
+    return subprocess.run(["systemd-analyze", "verify", "--man=no", f"--root={root}", "farmbox.service"],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
+    if shutil.which("systemd-analyze") is None:
+        # No systemd here: the text checks above still ran; say so loudly instead of skipping.
+        warnings.warn("systemd-analyze not found (apt-get install systemd): unit checked as text only")
+        assert parse_unit(UNIT.read_text())["Service"]
+        return
+    result = verify(tmp_path, UNIT.read_text())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "" and result.stderr.strip() == "", result.stderr
+
+
+def test_systemd_analyze_verify_would_catch_a_mistake(tmp_path):
+    if shutil.which("systemd-analyze") is None:
+        warnings.warn("systemd-analyze not found (apt-get install systemd): mistake check not run")
+        assert "DeviceAllow=char-i2c rw" in UNIT.read_text()
+        return
+    broken = UNIT.read_text().replace("DeviceAllow=char-i2c rw", "DeviceAllow=char-i2c rwz")
+    result = verify(tmp_path, broken)
+    assert "Invalid device rights 'rwz'" in result.stderr

@@ -1,0 +1,149 @@
+"""Finding a colour die on the table and the colour mark on its top face.
+
+Everything works on a frame shrunk to :data:`WORK_W` pixels wide, in 8-bit Lab.  The table is
+estimated by a coarse median (dice are small next to it); a die is what differs from the table,
+made of pixels close to its enrolled body colour, with the holes (its face mark) filled in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Working width in pixels.
+WORK_W = 480
+#: Lab chroma (8-bit, around 128) below which a pixel counts as uncoloured.
+GREY_CHROMA = 22.0
+
+
+@dataclass
+class Frame:
+    """One frame prepared for reading."""
+
+    bgr: np.ndarray        # uint8 BGR, WORK_W wide
+    lab: np.ndarray        # uint8 Lab, WORK_W wide
+    chroma: np.ndarray     # float32 distance from grey in a,b
+    foreground: np.ndarray  # uint8 0/255: differs from the table
+    scale: float           # work pixels per frame pixel
+
+
+@dataclass
+class DieBlob:
+    mask: np.ndarray   # uint8 0/255, the die with its mark, inside ``box``
+    area: float
+    centre: tuple[float, float]  # work pixels
+    box: tuple[int, int, int, int]  # x, y, w, h in work pixels
+
+    @property
+    def window(self) -> tuple[slice, slice]:
+        x, y, w, h = self.box
+        return slice(y, y + h), slice(x, x + w)
+
+
+def prepare(image: np.ndarray) -> Frame:
+    """Shrink, convert and separate the foreground from the table."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("expected a colour image")
+    h, w = image.shape[:2]
+    scale = WORK_W / w
+    small = cv2.resize(image, (WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    hh, ww = lab.shape[:2]
+    coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
+    coarse = cv2.medianBlur(coarse, 5)
+    table = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - table.astype(np.float32)
+    dist = np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    # the threshold adapts to the table's own texture (grain, weave, noise)
+    thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
+    fg = (dist > thr).astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return Frame(small, lab, _chroma(lab), fg, scale)
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    ab = lab[..., 1:].astype(np.float32) - 128.0
+    return np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)
+
+
+def balanced(frame: Frame, body: np.ndarray, window: tuple[slice, slice]) -> Frame:
+    """The frame with its colour cast removed inside ``window``, taking the pixels ``body``
+    (a white die's body, a mask of the window) as neutral white."""
+    pix = frame.bgr[window][body].astype(np.float32)
+    if len(pix) < 10:
+        return frame
+    ref = np.median(pix, axis=0)
+    gains = ref.mean() / np.maximum(ref, 1.0)
+    bgr, lab, chroma = frame.bgr.copy(), frame.lab.copy(), frame.chroma.copy()
+    bgr[window] = np.clip(frame.bgr[window].astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    lab[window] = cv2.cvtColor(bgr[window], cv2.COLOR_BGR2LAB)
+    chroma[window] = _chroma(lab[window])
+    return Frame(bgr, lab, chroma, frame.foreground, frame.scale)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+def blobs(mask: np.ndarray, min_area: float) -> list[DieBlob]:
+    """Connected parts of ``mask`` (holes filled) at least ``min_area`` large."""
+    filled = fill_holes(mask)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    out = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area >= min_area:
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            mask = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
+            out.append(DieBlob(mask, area, (float(cents[i][0]), float(cents[i][1])), (x, y, w, h)))
+    return out
+
+
+def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float, float, float] | None,
+              grey_chroma: float = GREY_CHROMA) -> np.ndarray:
+    """Foreground pixels closer in lightness to ``body`` than to the other die's body (or the
+    table), and uncoloured."""
+    L = frame.lab[..., 0].astype(np.float32)
+    grey = frame.chroma < grey_chroma
+    if other is not None:
+        mid = (body[0] + other[0]) / 2
+        near = L > mid if body[0] > other[0] else L < mid
+        # keep well away from the midpoint: side faces and shadows are in between
+        near &= np.abs(L - body[0]) < 0.7 * abs(body[0] - other[0])
+    else:
+        near = np.abs(L - body[0]) < 60
+    m = (grey & near & (frame.foreground > 0)).astype(np.uint8) * 255
+    return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def mark_colour(frame: Frame, blob: DieBlob) -> tuple[tuple[float, float, float], float] | None:
+    """The Lab colour of the largest coloured patch inside the die and its share of the die."""
+    win = blob.window
+    inner = cv2.erode(blob.mask, np.ones((3, 3), np.uint8))
+    chroma = frame.chroma[win]
+    coloured = ((chroma >= GREY_CHROMA + 6) & (inner > 0)).astype(np.uint8) * 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=4)
+    if n <= 1:
+        return None
+    # the top face's mark: the largest patch, nearer the die's centre breaking close calls
+    cx, cy = blob.centre[0] - blob.box[0], blob.centre[1] - blob.box[1]
+    best, best_score = 0, -1.0
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        px, py = x + w / 2, y + h / 2
+        r = np.hypot(px - cx, py - cy) / max(1.0, np.sqrt(blob.area))
+        score = a * (1.0 - 0.5 * min(1.0, r))
+        if score > best_score:
+            best, best_score = i, score
+    patch = labels == best
+    share = float(patch.sum()) / blob.area
+    core = cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if core.sum() >= 6:
+        patch = core
+    pix = frame.lab[win][patch].astype(np.float32)
+    return (tuple(float(x) for x in np.median(pix, axis=0)), share)  # type: ignore[return-value]

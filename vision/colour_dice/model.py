@@ -1,0 +1,106 @@
+"""The enrolled colour-dice model: a small versioned JSON file (never a pickle).
+
+It holds, per die ("white", "black"): the body colour, the die's size in pixels and, per face
+colour, the enrolled colour features of the face's mark.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORMAT = "farmbox-colour-dice"
+VERSION = 1
+DICE = ("white", "black")
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used (one line naming the problem)."""
+
+
+@dataclass
+class DieModel:
+    """What one die looks like: body colour (Lab 0..255), top-face side length in pixels and
+    the colour samples of each face (label -> list of Lab features)."""
+
+    body: tuple[float, float, float]
+    side_px: float
+    samples: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+
+
+@dataclass
+class ColourDiceModel:
+    dice: dict[str, DieModel]
+    frame_width: int = 960
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT, "version": VERSION, "frame_width": self.frame_width,
+            "dice": {
+                name: {"body": list(d.body), "side_px": d.side_px,
+                       "samples": {k: [list(v) for v in vs] for k, vs in d.samples.items()}}
+                for name, d in self.dice.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: object, source: str = "model") -> "ColourDiceModel":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ModelError(f"{source}: not a colour-dice model")
+        if data.get("version") != VERSION:
+            raise ModelError(f"{source}: colour-dice model version {data.get('version')!r}, "
+                             f"this farmbox reads version {VERSION}; enroll again")
+        try:
+            dice = {}
+            for name, d in data["dice"].items():
+                if name not in DICE:
+                    raise ModelError(f"{source}: unknown die {name!r}")
+                body = tuple(float(x) for x in d["body"])
+                samples = {str(k): [tuple(float(x) for x in v) for v in vs]
+                           for k, vs in d["samples"].items()}
+                if len(body) != 3 or any(len(v) != 3 for vs in samples.values() for v in vs):
+                    raise ModelError(f"{source}: die {name!r} has malformed colours")
+                values = list(body) + [x for vs in samples.values() for v in vs for x in v]
+                if not all(math.isfinite(x) for x in values) or float(d["side_px"]) <= 0:
+                    raise ModelError(f"{source}: die {name!r} has bad numbers")
+                dice[name] = DieModel(body, float(d["side_px"]), samples)  # type: ignore[arg-type]
+            model = cls(dice, int(data.get("frame_width", 960)))
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            if isinstance(exc, ModelError):
+                raise
+            raise ModelError(f"{source}: malformed colour-dice model ({exc!r})") from None
+        if not model.dice:
+            raise ModelError(f"{source}: the model knows no die")
+        return model
+
+
+def save_model(model: ColourDiceModel, path: Path | str) -> None:
+    """Write the model atomically (temp file + rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(model.to_json(), f, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load_model(path: Path | str) -> ColourDiceModel:
+    """Read a model file; a missing, corrupt or other-version file is a one-line error."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not a colour-dice model (binary file)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ModelError(f"{path}: not a colour-dice model (corrupt JSON)") from None
+    return ColourDiceModel.from_json(data, str(path))

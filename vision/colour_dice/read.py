@@ -1,0 +1,203 @@
+"""Enroll the two colour dice and read which colour is up on each.
+
+A die's reading is trusted only when its mark's colour is clearly nearer one enrolled colour
+than any other; otherwise it is ``None`` (unsure) with a reason, because a wrong activation
+costs a player cards while an unsure costs a glance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .find import GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, mark_colour, prepare
+from .model import DICE, ColourDiceModel, DieModel
+
+#: A die reading below this confidence is reported as unsure (None).
+UNSURE_BELOW = 0.35
+#: Features further than this from every enrolled sample are not trusted.
+FAR = 45.0
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+@dataclass
+class DiceReading:
+    """What the camera saw: die -> colour (None when unsure or missing)."""
+
+    dice: dict[str, str | None]
+    confidence: float
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self, image: str) -> dict:
+        d = {"image": image, "dice": dict(self.dice), "confidence": round(self.confidence, 3)}
+        if self.reasons:
+            d["reason"] = "; ".join(f"{k}: {v}" for k, v in self.reasons.items())
+        return d
+
+
+def read_image(path: Path | str) -> np.ndarray:
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise OSError(f"cannot read image {path}")
+    return img
+
+
+def _distance(f: tuple[float, ...], g: tuple[float, ...]) -> float:
+    return float(np.sqrt(0.35 * (f[0] - g[0]) ** 2 + (f[1] - g[1]) ** 2 + (f[2] - g[2]) ** 2))
+
+
+def classify(die: DieModel, feature: tuple[float, float, float]) -> tuple[str, float]:
+    """Nearest enrolled colour and a confidence 0..1 from the margin to the runner-up."""
+    dists = sorted((min(_distance(feature, s) for s in ss), c) for c, ss in die.samples.items() if ss)
+    if not dists:
+        return "", 0.0
+    d1, best = dists[0]
+    d2 = dists[1][0] if len(dists) > 1 else FAR * 2
+    conf = 1.0 - d1 / max(d2, 1e-6)
+    if d1 > FAR:
+        conf *= FAR / d1
+    return best, float(max(0.0, min(1.0, conf)))
+
+
+def _find_die(frame: Frame, model: ColourDiceModel, name: str,
+              grey_chroma: float = GREY_CHROMA) -> tuple[list, str]:
+    die = model.dice[name]
+    others = [d.body for n, d in model.dice.items() if n != name]
+    mask = body_mask(frame, die.body, others[0] if others else None, grey_chroma)
+    expected = die.side_px ** 2
+    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected]
+    found.sort(key=lambda b: abs(np.log(b.area / expected)))
+    return found, "" if found else "die not found"
+
+
+def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
+    """Remove the colour cast using the white die's body as the white reference (a tinted
+    light moves every colour; the white die is the one thing known to be white)."""
+    if "white" not in model.dice:
+        return frame
+    found, _ = _find_die(frame, model, "white", grey_chroma=2.2 * GREY_CHROMA)
+    if not found:
+        return frame
+    b = found[0]
+    x, y, w, h = b.box
+    m = int(0.5 * max(w, h))
+    H, W = frame.lab.shape[:2]
+    x0, y0 = max(0, x - m), max(0, y - m)
+    win = (slice(y0, min(H, y + h + m)), slice(x0, min(W, x + w + m)))
+    inner = np.zeros(frame.lab.shape[:2], bool)
+    inner[b.window] = cv2.erode(b.mask, np.ones((3, 3), np.uint8)) > 0
+    inner = inner[win]
+    L = frame.lab[win][..., 0]
+    body = inner & (frame.chroma[win] < 2.2 * GREY_CHROMA)
+    if body.sum() < 10:
+        return frame
+    body &= L >= np.percentile(L[body], 50)
+    return balanced(frame, body, win)
+
+
+def _frame_for(model: ColourDiceModel, name: str, frame: Frame) -> Frame:
+    return white_balanced(frame, model) if name == "white" else frame
+
+
+def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
+    """Read both dice in one frame."""
+    raw = prepare(image)
+    dice: dict[str, str | None] = {}
+    confs: dict[str, float] = {}
+    reasons: dict[str, str] = {}
+    for name in DICE:
+        if name not in model.dice:
+            continue
+        frame = _frame_for(model, name, raw)
+        found, why = _find_die(frame, model, name)
+        if not found:
+            dice[name], confs[name], reasons[name] = None, 0.0, why
+            continue
+        if len(found) > 1 and found[1].area > 0.6 * found[0].area and \
+                abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
+            dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
+            continue
+        mark = mark_colour(frame, found[0])
+        if mark is None or mark[1] < 0.05:
+            dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
+            continue
+        colour, conf = classify(model.dice[name], mark[0])
+        confs[name] = conf
+        if conf < UNSURE_BELOW:
+            dice[name], reasons[name] = None, f"unsure ({colour}?)"
+        else:
+            dice[name] = colour
+    confidence = min(confs.values()) if confs else 0.0
+    return DiceReading(dice, confidence, reasons)
+
+
+def _images(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+
+
+def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceModel:
+    """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image).
+
+    Two passes: first each die's body colour and size (the largest foreground object), then
+    each sample's mark colour read exactly as :func:`read_frame` reads it.
+    """
+    samples = Path(samples)
+    if not samples.is_dir():
+        raise OSError(f"no samples folder {samples}")
+    layout: dict[str, dict[str, list[Path]]] = {}
+    for die_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+        if die_dir.name not in DICE:
+            raise ValueError(f"{die_dir}: expected folders named white or black")
+        for colour_dir in sorted(p for p in die_dir.iterdir() if p.is_dir()):
+            imgs = _images(colour_dir)
+            if imgs:
+                layout.setdefault(die_dir.name, {})[colour_dir.name] = imgs
+    if not layout:
+        raise ValueError(f"{samples}: no images in SAMPLES/<white|black>/<colour>/")
+    for name, colours in layout.items():
+        if len(colours) < 2:
+            raise ValueError(f"{samples}/{name}: need images of at least 2 colours")
+    frames: dict[str, dict[str, list[Frame]]] = {}
+    bodies: dict[str, list] = {}
+    sizes: dict[str, list] = {}
+    for name, colours in layout.items():
+        for colour, paths in colours.items():
+            for p in paths:
+                frame = prepare(read_image(p))
+                frames.setdefault(name, {}).setdefault(colour, []).append(frame)
+                found = blobs(frame.foreground, 30)
+                if not found:
+                    raise ValueError(f"{p}: no die found on the table")
+                b = max(found, key=lambda b: b.area)
+                inner = cv2.erode(b.mask, np.ones((3, 3), np.uint8)) > 0
+                grey = inner & (frame.chroma[b.window] < 2.2 * GREY_CHROMA)
+                if grey.sum() < 10:
+                    raise ValueError(f"{p}: cannot see the die's body colour")
+                L = frame.lab[b.window][..., 0][grey].astype(np.float32)
+                # the top face is the most frontal, so the extreme lightness for the body
+                body_l = float(np.percentile(L, 80 if name == "white" else 20))
+                bodies.setdefault(name, []).append(body_l)
+                sizes.setdefault(name, []).append(np.sqrt(b.area) / 1.15)
+                if progress is not None:
+                    progress.update(1)  # type: ignore[attr-defined]
+    model = ColourDiceModel({
+        name: DieModel((float(np.median(bodies[name])), 128.0, 128.0), float(np.median(sizes[name])))
+        for name in layout
+    }, WORK_W * 2)
+    for name, colours in frames.items():
+        for colour, fs in colours.items():
+            for frame in fs:
+                frame = _frame_for(model, name, frame)
+                found, _ = _find_die(frame, model, name)
+                mark = mark_colour(frame, found[0]) if found else None
+                if mark is None:
+                    continue
+                model.dice[name].samples.setdefault(colour, []).append(mark[0])
+        missing = [c for c in colours if not model.dice[name].samples.get(c)]
+        if missing:
+            raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")
+    return model

@@ -1,0 +1,102 @@
+"""Find the dice in a frame by their learned colours, at a quarter of the frame's width."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dice.colour import balance_gains, balanced, classify
+
+#: Width of the working image used to find the dice.
+WORK_WIDTH = 240
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One die's silhouette, in full-frame pixels."""
+
+    centre: tuple[float, float]
+    radius: float  # radius of the disc with the same area as the silhouette
+    area: float
+    elongation: float  # long / short axis of the silhouette (1 for a disc)
+    touches_border: bool
+    hull: np.ndarray  # convex hull points (N, 2), full-frame pixels
+
+
+def work_scale(frame: np.ndarray) -> float:
+    return WORK_WIDTH / frame.shape[1]
+
+
+def shrink(frame: np.ndarray) -> np.ndarray:
+    s = work_scale(frame)
+    return cv2.resize(frame, (WORK_WIDTH, max(1, int(round(frame.shape[0] * s)))),
+                      interpolation=cv2.INTER_AREA)
+
+
+def label_dice(frame: np.ndarray, densities: np.ndarray, floor: float,
+               gains: np.ndarray | None = None) -> np.ndarray:
+    """Per-pixel labels of the working image (0 other, 1 green, 2 red)."""
+    small = shrink(frame)
+    gains = balance_gains(frame) if gains is None else gains
+    return classify(balanced(small, gains), densities, floor)
+
+
+_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
+    """The largest die-sized region of a working-image mask, as a filled hull.
+
+    A die's colour often shows only as a ring around each face's picture, so nearby pieces are
+    joined (a dilation of about a fifth of a die's radius) before picking the largest.
+    """
+    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _KERNEL)
+    r = max(1, int(round(0.2 * np.sqrt(min_area / np.pi) * scale)))
+    joined = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    if n <= 1:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    piece = (lab == k) & (m > 0)
+    if piece.sum() < min_area * scale * scale * 0.15:
+        return None
+    pts = cv2.findNonZero(piece.astype(np.uint8))
+    hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float32)
+    area = float(cv2.contourArea(hull)) / (scale * scale)
+    if area < min_area:
+        return None
+    mom = cv2.moments(hull)
+    cx, cy = mom["m10"] / mom["m00"], mom["m01"] / mom["m00"]
+    cov = np.array([[mom["mu20"], mom["mu11"]], [mom["mu11"], mom["mu02"]]]) / mom["m00"]
+    ev = np.linalg.eigvalsh(cov)
+    elong = float(np.sqrt(ev[1] / max(ev[0], 1e-9)))
+    h, w = mask.shape
+    x, y, bw, bh = cv2.boundingRect(hull.astype(np.int32))
+    border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+    return Blob(centre=((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
+                radius=float(np.sqrt(area / np.pi)), area=area, elongation=elong,
+                touches_border=bool(border), hull=(hull + 0.5) / scale - 0.5)
+
+
+def find_dice(frame: np.ndarray, densities: np.ndarray, floor: float, min_area: float,
+              gains: np.ndarray | None = None) -> list[Blob | None]:
+    """The green and the red die's blobs (None where a die is not seen)."""
+    labels = label_dice(frame, densities, floor, gains)
+    scale = work_scale(frame)
+    return [blob_of(labels == k + 1, scale, min_area) for k in range(len(densities) - 1)]
+
+
+def sharpness(frame: np.ndarray, blob: Blob) -> float:
+    """Edge contrast inside a die, relative to its brightness spread (drops with motion blur)."""
+    x, y, w, h = cv2.boundingRect(blob.hull.astype(np.int32))
+    x, y = max(x, 0), max(y, 0)
+    roi = cv2.cvtColor(frame[y:y + h, x:x + w], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if roi.size < 16:
+        return 0.0
+    z = 32.0 / max(w, h)
+    roi = cv2.resize(roi, (max(4, int(w * z)), max(4, int(h * z))), interpolation=cv2.INTER_AREA)
+    gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1)
+    return float(np.sqrt(gx ** 2 + gy ** 2).mean() / (roi.std() + 1.0))

@@ -1,0 +1,341 @@
+"""Learn a :class:`DiceModel` from a few photos of each face, taken by the mounted camera.
+
+SAMPLES/<face>/*.jpg|png holds photos of one die alone on the empty table with <face> up (both
+dice's faces of one animal share a folder); SAMPLES/background.jpg|png is the empty table
+(optional: without it, the median of the samples is used). Which die is green and which red is
+learned here, from the colours: the photos fall into two colour groups, and the group holding
+the wolf and the cow is the green die, the one holding the fox and the horse the red die.
+
+The guided enrollment screen drives :class:`DiceEnrollment` directly::
+
+    enrollment = DiceEnrollment()
+    while (step := enrollment.next_step()) is not None:
+        enrollment.add_sample(step.face, camera.frame())   # or enrollment.retake(step.face)
+    model = enrollment.build_model()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice.colour import BINS, balance_gains, balanced, density, histogram
+from vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from vision.dice.faces import DICE, DIE_FACES, FACES, only_on
+from vision.dice.features import polar_patches
+from vision.dice.model import DiceModel
+from vision.dice.reader import score_faces
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+#: Chromaticity distance from the empty table that marks a die pixel at enrollment.
+MIN_CHROMA_STEP = 0.03
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a colour image or raise a one-line ValueError naming it."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError(f"cannot read image {path}")
+    return img
+
+
+@dataclass(frozen=True)
+class Step:
+    """One photo to take: ``face`` up, on the ``die`` die (a hint for the person)."""
+
+    face: str
+    die: str
+    number: int  # 1-based within this face and die
+
+
+@dataclass
+class EnrollmentPlan:
+    """Which photos to take: ``per_face`` of each face of each die (wolf once per set, pig twice)."""
+
+    per_face: int = 3
+
+    @property
+    def steps(self) -> list[Step]:
+        return [Step(face, die, k + 1) for face in FACES for die in DICE if face in DIE_FACES[die]
+                for k in range(self.per_face)]
+
+    def count(self, face: str) -> int:
+        return sum(1 for s in self.steps if s.face == face)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+@dataclass
+class DiceEnrollment:
+    """Collects samples (face, frame) and builds the model; the device's guided screen uses it."""
+
+    plan: EnrollmentPlan = field(default_factory=EnrollmentPlan)
+    samples: list[tuple[str, np.ndarray, str]] = field(default_factory=list)  # face, frame, name
+    background: np.ndarray | None = None
+
+    def add_sample(self, face: str, image: np.ndarray, name: str = "") -> None:
+        if face not in FACES:
+            raise ValueError(f"unknown face {face!r} (expected one of {', '.join(FACES)})")
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"sample {name or face} is not a colour image")
+        self.samples.append((face, image, name or f"{face}#{self.count(face) + 1}"))
+
+    def retake(self, face: str) -> None:
+        """Forget the last sample of ``face``."""
+        for i in range(len(self.samples) - 1, -1, -1):
+            if self.samples[i][0] == face:
+                del self.samples[i]
+                return
+        raise ValueError(f"no {face} sample to retake")
+
+    def set_background(self, image: np.ndarray) -> None:
+        self.background = image
+
+    def count(self, face: str) -> int:
+        return sum(1 for f, _, _ in self.samples if f == face)
+
+    def next_step(self) -> Step | None:
+        """The next photo the plan asks for, or None when every face has its count."""
+        seen: dict[str, int] = {}
+        for step in self.plan.steps:
+            seen[step.face] = seen.get(step.face, 0) + 1
+            if self.count(step.face) < seen[step.face]:
+                return step
+        return None
+
+    def progress(self) -> tuple[int, int]:
+        """(photos taken that the plan asked for, photos in the plan)."""
+        done = sum(min(self.count(f), self.plan.count(f)) for f in FACES)
+        return done, len(self.plan)
+
+    def build_model(self, progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
+        return build_model(self.samples, self.background, progress)
+
+
+# --------------------------------------------------------------------------- learning
+
+def _chromaticity(img: np.ndarray) -> np.ndarray:
+    s = img.sum(axis=2, keepdims=True) + 1e-3
+    return img[..., 1:] / s  # g, r
+
+
+def _die_mask(sample: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Working-image mask of the one die in an enrollment photo: its colour differs from the table's."""
+    a = balanced(shrink(sample), balance_gains(sample))
+    b = balanced(background, None)
+    step = np.abs(_chromaticity(a) - _chromaticity(b)).sum(axis=2)
+    step[(a.sum(axis=2) < 45)] = 0
+    u8 = np.clip(step * 1000, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(u8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return step > max(MIN_CHROMA_STEP, otsu / 1000)
+
+
+def _two_groups(colours: np.ndarray) -> np.ndarray:
+    """Split sample colours (N, 2) into two groups (0/1) by k-means."""
+    data = colours.astype(np.float32)
+    if len(data) < 2:
+        return np.zeros(len(data), int)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 1e-5)
+    cv2.setRNGSeed(0)
+    _, labels, _ = cv2.kmeans(data, 2, None, crit, 5, cv2.KMEANS_PP_CENTERS)
+    return labels.ravel().astype(int)
+
+
+def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarray | None = None,
+                progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
+    """Learn the model from (face, frame, name) samples and the optional empty-table frame."""
+    progress = progress or (lambda it: it)
+    if not samples:
+        raise ValueError("no dice samples")
+    missing = [f for f in FACES if not any(s[0] == f for s in samples)]
+    if missing:
+        raise ValueError(f"no samples of {', '.join(missing)}")
+    size = samples[0][1].shape[:2]
+    for face, img, name in samples:
+        if img.shape[:2] != size:
+            raise ValueError(f"sample {name} is {img.shape[1]}x{img.shape[0]}, others are "
+                             f"{size[1]}x{size[0]} (one camera, one size)")
+    if background is not None and background.shape[:2] != size:
+        raise ValueError("the background is not the same size as the samples")
+
+    smalls = [balanced(shrink(img), balance_gains(img)) for _, img, _ in samples]
+    if background is not None:
+        bg = balanced(shrink(background), balance_gains(background))
+    else:
+        bg = np.median(np.stack(smalls), axis=0).astype(np.float32)
+    scale = work_scale(samples[0][1])
+
+    # 1. one die per photo, against the empty table
+    masks, first_areas, colours = [], [], []
+    for (face, img, name) in progress(samples):
+        body = _die_mask(img, bg)
+        blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
+        if blob is None:
+            raise ValueError(f"sample {name}: no die found on the table")
+        hull = np.zeros(body.shape, np.uint8)
+        cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+        body &= hull.astype(bool)
+        first_areas.append(blob.area)
+        # the die's own colour: pixels near the body's commonest chromaticity (not the pictures)
+        chroma = _chromaticity(smalls[len(colours)])
+        grey = _chromaticity(bg)
+        step = np.abs(chroma - grey).sum(axis=2)
+        # start from the most colourful third: pale picture badges may cover more of a face
+        core = body & (step >= np.percentile(step[body], 67))
+        for _ in range(3):
+            centre = np.median(chroma[core], axis=0)
+            spread = np.abs(centre - 1 / 3).sum()
+            core = body & (np.abs(chroma - centre).sum(axis=2) < 0.4 * spread)
+            if not core.any():
+                raise ValueError(f"sample {name}: the die has no colour of its own against the table")
+        body = core
+        masks.append((body, hull.astype(bool)))
+        colours.append(centre)
+
+    # 2. which photos show the green die: two colour groups, named by the faces only one die has
+    group = _two_groups(np.array(colours))
+    faces = [s[0] for s in samples]
+    votes = np.zeros((2, 2))
+    for g, f in zip(group, faces):
+        for d, die in enumerate(DICE):
+            votes[g, d] += f in only_on(die)
+    if votes[0, 0] + votes[1, 1] == votes[0, 1] + votes[1, 0]:
+        raise ValueError("cannot tell the green die from the red one: enroll wolf, cow, fox and horse")
+    green_group = 0 if votes[0, 0] + votes[1, 1] > votes[0, 1] + votes[1, 0] else 1
+    die_of = np.where(group == green_group, 0, 1)
+    for d, f, (_, _, name) in zip(die_of, faces, samples):
+        if f not in DIE_FACES[DICE[d]]:
+            raise ValueError(f"sample {name}: a {f} on what looks like the {DICE[d]} die "
+                             f"(the {f} is only on the {DICE[1 - d]} die)")
+
+    # 3. colour densities: the table, and each die's body
+    # "other" is the table and the pictures on the dice (their pale or white parts must not
+    # pass for the other die's colour), whichever is denser
+    counts = np.zeros((4, BINS, BINS), np.float32)
+    counts[0] += histogram(bg, np.ones(bg.shape[:2], bool))
+    for small, (body, hull), d in zip(smalls, masks, die_of):
+        ring = cv2.dilate(hull.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+        counts[0] += histogram(small, ~ring) * 0.1
+        counts[1] += histogram(small, hull & ~body)
+        counts[2 + d] += histogram(small, body)
+    dens = [density(c) for c in counts]
+    densities = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
+    floor = 0.5 / (BINS * BINS)
+
+    # 4. the dice as the reader will find them
+    found: list[Blob] = []
+    for (face, img, name), d in zip(samples, die_of):
+        blob = find_dice(img, densities, floor, min_area=0.35 * float(np.median(first_areas)))[d]
+        if blob is None:
+            raise ValueError(f"sample {name}: the {DICE[d]} die is not found by its colour")
+        found.append(blob)
+    areas = np.array([[b.area for b, d in zip(found, die_of) if d == k] or [np.nan] for k in (0, 1)],
+                     dtype=object)
+    die_area = np.array([np.median(a) for a in areas], np.float32)
+    if np.isnan(die_area).any():
+        raise ValueError("samples show only one of the two dice")
+
+    # 5. camera geometry: the perspective shift and disc size that make same faces agree best
+    face_idx = np.array([FACES.index(f) for f in faces])
+    best = None
+    for rho in (0.40, 0.46):
+        for k in np.linspace(1.0, 1.12, 7):
+            desc = np.stack([polar_patches(img, balance_gains(img), _centre(img, b, k), b.radius,
+                                           np.zeros((1, 2), np.float32), rho)[0]
+                             for (_, img, _), b in zip(samples, found)])
+            q = _separation(desc, face_idx, die_of)
+            if best is None or q > best[0]:
+                best = (q, float(k), rho, desc)
+    _, perspective, rho, templates = best
+
+    model = DiceModel(
+        templates=templates.astype(np.float32), template_face=face_idx.astype(np.int64),
+        template_die=die_of.astype(np.int64), densities=densities, floor=float(floor),
+        frame_size=np.array([size[1], size[0]], np.int64), die_area=die_area,
+        perspective=perspective, rho=rho,
+        sharpness=float(np.median([sharpness(img, b) for (_, img, _), b in zip(samples, found)])),
+        min_score=0.0, min_margin=0.0)
+
+    # 6. thresholds from leave-one-out reads of the samples themselves
+    tops, margins = [], []
+    for i, ((face, img, _), b, d) in enumerate(zip(samples, found, die_of)):
+        fs = score_faces(model, img, balance_gains(img), b, int(d), exclude=i)
+        if face not in fs.scores or sum(1 for j in range(len(samples))
+                                        if j != i and faces[j] == face) == 0:
+            continue
+        others = [s for f, s in fs.scores.items() if f != face]
+        tops.append(fs.scores[face])
+        margins.append(fs.scores[face] - max(others, default=-1.0))
+    model.min_score, model.min_margin = calibrate(np.array(tops), np.array(margins))
+    return model
+
+
+def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
+    h, w = img.shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
+
+
+def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> float:
+    """How much better each sample matches another sample of its face than any other face."""
+    from vision.dice.features import best_rotation_scores, spectra
+
+    s = spectra(desc)
+    sc = best_rotation_scores(s, s)
+    np.fill_diagonal(sc, -np.inf)
+    gaps = []
+    for i in range(len(desc)):
+        same = (face_idx == face_idx[i])
+        same[i] = False
+        other = ~same
+        other[i] = False
+        if same.any() and other.any():
+            gaps.append(sc[i, same].max() - sc[i, other].max())
+    return float(np.mean(gaps)) if gaps else 0.0
+
+
+#: Bounds of the learned thresholds (a handful of samples is a noisy estimate).
+SCORE_RANGE = (0.30, 0.60)
+MARGIN_RANGE = (0.04, 0.10)
+
+
+def calibrate(tops: np.ndarray, margins: np.ndarray) -> tuple[float, float]:
+    """Acceptance thresholds from leave-one-out scores of correct faces: well below the worst
+    correct score, and a margin that the correct faces clear."""
+    if len(tops) == 0:
+        return 0.45, 0.08
+    min_score = float(np.clip(np.percentile(tops, 10) - 0.2, *SCORE_RANGE))
+    min_margin = float(np.clip(0.3 * np.percentile(margins, 10), *MARGIN_RANGE))
+    return min_score, min_margin
+
+
+def read_samples(folder: str | Path) -> tuple[list[tuple[str, np.ndarray, str]], np.ndarray | None]:
+    """Load SAMPLES/<face>/*.jpg|png and SAMPLES/background.* (ValueError on a bad layout)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"samples folder {folder} not found")
+    unknown = [p.name for p in folder.iterdir() if p.is_dir() and p.name not in FACES]
+    if unknown:
+        raise ValueError(f"unknown face folder {unknown[0]!r} in {folder} (faces: {', '.join(FACES)})")
+    samples = []
+    for face in FACES:
+        d = folder / face
+        files = sorted(p for p in d.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if d.is_dir() else []
+        if not files:
+            raise ValueError(f"no images in {d} (need 2-5 photos with the {face} up)")
+        samples += [(face, load_image(p), str(p)) for p in files]
+    backgrounds = [p for p in folder.iterdir() if p.is_file() and p.stem == "background"
+                   and p.suffix.lower() in IMAGE_SUFFIXES]
+    background = load_image(backgrounds[0]) if backgrounds else None
+    return samples, background
+
+
+def enroll_folder(folder: str | Path, progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
+    """Build a model from a SAMPLES folder."""
+    samples, background = read_samples(folder)
+    return build_model(samples, background, progress)

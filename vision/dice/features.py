@@ -1,0 +1,65 @@
+"""Rotation-invariant description of a die's top face.
+
+The top face of a die resting on the table is parallel to the image plane of a camera looking
+down, so it appears as a scaled and rotated copy of itself. We sample a disc around its centre
+(radius ``rho`` times the die's radius) on a polar grid: rotating the die only shifts the polar
+image along the angle axis, so comparing against every cyclic shift (one FFT) is rotation
+invariant. Each descriptor is Lab colour, zero mean and unit norm (gain and offset invariant).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+RINGS = 12
+ANGLES = 48
+#: Disc radius in pixels after rescaling every die to the same size.
+DISC = 24.0
+
+
+def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
+                  offsets: np.ndarray, rho: float) -> np.ndarray:
+    """Descriptors (len(offsets), ANGLES, RINGS, 3) of discs centred at ``centre + offsets * radius``.
+
+    ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels.
+    """
+    reach = rho * radius + float(np.abs(offsets).max(initial=0.0)) * radius + 3
+    zoom = DISC / (rho * radius)
+    h, w = frame.shape[:2]
+    x0, y0 = int(max(0, np.floor(centre[0] - reach))), int(max(0, np.floor(centre[1] - reach)))
+    x1, y1 = int(min(w, np.ceil(centre[0] + reach))), int(min(h, np.ceil(centre[1] + reach)))
+    roi = frame[y0:y1, x0:x1]
+    size = (max(2, int(round((x1 - x0) * zoom))), max(2, int(round((y1 - y0) * zoom))))
+    small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
+    small = np.clip(small.astype(np.float32) * gains / 255.0, 0, 1)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    out = np.empty((len(offsets), ANGLES, RINGS, 3), np.float32)
+    for i, (dx, dy) in enumerate(offsets):
+        cx = (centre[0] + dx * radius - x0) * size[0] / (x1 - x0)
+        cy = (centre[1] + dy * radius - y0) * size[1] / (y1 - y0)
+        out[i] = cv2.warpPolar(lab, (RINGS, ANGLES), (cx, cy), DISC,
+                               cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS)
+    return normalise(out)
+
+
+def normalise(desc: np.ndarray) -> np.ndarray:
+    """Zero mean per channel, unit norm per descriptor; outer rings weigh more (more area)."""
+    d = desc - desc.mean(axis=(1, 2), keepdims=True)
+    d = d * np.sqrt((np.arange(RINGS, dtype=np.float32) + 0.5) / RINGS)[None, None, :, None]
+    n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True)) + 1e-6
+    return (d / n).astype(np.float32)
+
+
+def spectra(desc: np.ndarray) -> np.ndarray:
+    """FFT along the angle axis of descriptors (N, ANGLES, RINGS, 3) -> (N, ANGLES//2+1, RINGS*3)."""
+    return np.fft.rfft(desc.reshape(len(desc), ANGLES, -1), axis=1)
+
+
+def best_rotation_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """Correlation of each query with each template at its best rotation: (Q, K) in -1..1.
+
+    Both arguments are outputs of :func:`spectra`.
+    """
+    cross = np.einsum("qfm,kfm->qkf", query, np.conj(templates))
+    return np.fft.irfft(cross, n=ANGLES, axis=2).max(axis=2)

@@ -1,0 +1,165 @@
+"""Read the two dice's top faces from one camera frame.
+
+>>> # reader = DiceReader(DiceModel.load("dice.npz")); reader.read(frame)
+>>> DiceReading(("rabbit", "fox"), 0.93, "ok").faces
+('rabbit', 'fox')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.dice.detect import Blob, find_dice, sharpness
+from vision.dice.colour import balance_gains
+from vision.dice.faces import DICE, FACES, faces_on
+from vision.dice.features import best_rotation_scores, polar_patches, spectra
+from vision.dice.model import DiceModel
+
+def _grid(reach: float, step: float) -> np.ndarray:
+    r = np.arange(-reach, reach + 1e-9, step)
+    pts = np.array([(x, y) for y in r for x in r if x * x + y * y <= reach * reach + 1e-9], np.float32)
+    return pts
+
+
+#: Where to look for the top face's centre around the predicted one, in die radii: a coarse
+#: disc (the silhouette's centre can be off when a side is in deep shade or touches the other
+#: die), then a fine grid around the best coarse spot.
+COARSE = _grid(0.24, 0.08)
+FINE = _grid(0.04, 0.04)
+
+#: A die this much less sharp than at enrollment is moving.
+MOTION_SHARPNESS = 0.6
+#: A silhouette this elongated is smeared by motion.
+MOTION_ELONGATION = 1.35
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """What the reader saw: faces (green, red) when sure, else None with the reason."""
+
+    faces: tuple[str, str] | None
+    confidence: float
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {"faces": list(self.faces) if self.faces else None,
+                "confidence": round(float(self.confidence), 4), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class FaceScores:
+    """Best correlation of one die's top face with each enrolled face."""
+
+    scores: dict[str, float]
+
+    @property
+    def ranked(self) -> list[tuple[str, float]]:
+        return sorted(self.scores.items(), key=lambda kv: -kv[1])
+
+    @property
+    def best(self) -> tuple[str, float, float]:
+        """Best face, its score and its lead over the runner-up."""
+        r = self.ranked
+        return r[0][0], r[0][1], r[0][1] - (r[1][1] if len(r) > 1 else -1.0)
+
+
+def top_face_centre(model: DiceModel, frame_shape: tuple[int, ...], blob: Blob) -> tuple[float, float]:
+    """Where the top face's centre projects: perspective pushes it away from the image centre."""
+    h, w = frame_shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    k = model.perspective
+    return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
+
+
+def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Blob, die: int,
+                exclude: int | None = None, perspective: float | None = None,
+                rho: float | None = None) -> FaceScores:
+    """Compare a die's top face with the enrolled templates of that die's faces.
+
+    The top face is where a disc best matches some enrolled top face (coarse then fine search
+    around the predicted centre). ``exclude`` leaves one template out (enrollment's
+    leave-one-out calibration). A face enrolled only on the other die uses that die's photos.
+    """
+    k = model.perspective if perspective is None else perspective
+    rho = model.rho if rho is None else rho
+    h, w = frame.shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    centre = (cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k)
+    usable = np.ones(len(model.templates), bool)
+    if exclude is not None:
+        usable[exclude] = False
+    faces, columns = [], []
+    for face in faces_on(DICE[die]):
+        fi = FACES.index(face)
+        sel = usable & (model.template_face == fi) & (model.template_die == die)
+        if not sel.any():
+            sel = usable & (model.template_face == fi)
+        if sel.any():
+            faces.append(face)
+            columns.append(np.flatnonzero(sel))
+    if not faces:
+        return FaceScores({})
+    index = np.concatenate(columns)
+    owner = np.concatenate([np.full(len(c), i) for i, c in enumerate(columns)])
+    bank = model.spectra[index]
+    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, rho)), bank)
+    q, _ = np.unravel_index(int(np.argmax(coarse)), coarse.shape)
+    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius,
+                                                      COARSE[q] + FINE, rho)), bank)
+    per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
+    return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)})
+
+
+def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
+    """0..1, above 0.5 exactly when both the score and the margin pass their thresholds."""
+    z = min((score - model.min_score) / 0.08, (margin - model.min_margin) / 0.04)
+    return float(1.0 / (1.0 + np.exp(-3.0 * z)))
+
+
+class DiceReader:
+    """Reads rolls with an enrolled :class:`DiceModel`."""
+
+    def __init__(self, model: DiceModel) -> None:
+        self.model = model
+
+    def find(self, frame: np.ndarray, gains: np.ndarray | None = None) -> list[Blob | None]:
+        """The green and red dice's silhouettes (None where not seen)."""
+        m = self.model
+        gains = balance_gains(frame) if gains is None else gains
+        min_area = 0.35 * min(m.scaled_area(0, frame.shape[1]), m.scaled_area(1, frame.shape[1]))
+        return find_dice(frame, m.densities, m.floor, min_area, gains)
+
+    def read(self, frame: np.ndarray) -> DiceReading:
+        """Read one BGR frame."""
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
+            raise ValueError("expected a BGR colour frame")
+        m = self.model
+        gains = balance_gains(frame)
+        blobs = self.find(frame, gains)
+        seen = [b for b in blobs if b is not None and not b.touches_border]
+        if not seen:
+            return DiceReading(None, 0.0, "no dice")
+        if len(seen) < 2:
+            return DiceReading(None, 0.0, "one die hidden")
+        faces, confs = [], []
+        for die, blob in enumerate(blobs):
+            expected = m.scaled_area(die, frame.shape[1])
+            if blob.area < 0.6 * expected:
+                return DiceReading(None, 0.0, "one die hidden")
+            if (blob.elongation > MOTION_ELONGATION
+                    or sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness):
+                return DiceReading(None, 0.0, "motion")
+            face, score, margin = score_faces(m, frame, gains, blob, die).best
+            conf = _die_confidence(m, score, margin)
+            if score < m.min_score:
+                return DiceReading(None, conf, "die tilted")
+            if blob.area > 1.6 * expected:
+                return DiceReading(None, conf, "unsure")
+            faces.append(face)
+            confs.append(conf)
+        conf = min(confs)
+        if conf < 0.5:
+            return DiceReading(None, conf, "unsure")
+        return DiceReading((faces[0], faces[1]), conf, "ok")
