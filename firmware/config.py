@@ -309,6 +309,9 @@ def _check(c: Config) -> None:
         raise ConfigError(f"[buttons] hold_time must be more than 0 and at most 10 s, got {b.hold_time}")
     if not 0 <= b.debounce_ms <= 500:
         raise ConfigError(f"[buttons] debounce_ms must be 0-500, got {b.debounce_ms}")
+    if b.hold_time * 1000 <= 2 * b.debounce_ms:
+        raise ConfigError(f"[buttons] hold_time ({b.hold_time} s) must be longer than twice "
+                          f"debounce_ms ({b.debounce_ms} ms)")
     if len(b.buzzers) > MAX_BUZZERS:
         raise ConfigError(f"[buttons] buzzers: at most {MAX_BUZZERS} player buttons, got {len(b.buzzers)}")
 

@@ -35,6 +35,7 @@ from firmware.screens import render
 from firmware.screens import superfarmer as screens
 from firmware.i18n import translator
 from firmware.session.actions import Action, new_game_action
+from firmware.session.advice import prepare
 from firmware.session.observations import RollSeen, as_roll_seen
 from firmware.session.superfarmer import Session
 
@@ -148,6 +149,7 @@ class Service:
                                    now=now)
             self._commit(new_game_action(self.config.game.players, rules), self.session.state)
             log.info("new %s game for %d players", rules.name, self.config.game.players)
+        prepare(self.session.rules)  # the advisor's table loads in the background
         if replay.dropped:
             self.session.report("journal", f"{replay.dropped}/{replay.seq}", now)
         self._refresh()
@@ -290,7 +292,7 @@ class Service:
             if self.watcher is not None:
                 try:
                     seen = self.watcher(frame)
-                except ValueError as exc:
+                except Exception as exc:  # a reader bug must not stop the camera
                     log.warning("dice reader: %s", exc)
                     seen = None
                 if seen is not None:

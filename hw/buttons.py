@@ -154,8 +154,9 @@ class ButtonPanel:
         """Mock pins only: hold ``name`` down until its hold event is sent, then let go."""
         pin = self._mock_pin(name)
         pin.drive_low()
+        debouncer = self._debouncers[name]
         deadline = time.monotonic() + self.hold_time + 2.0
-        while not self._debouncers[name].held and time.monotonic() < deadline:
+        while not (debouncer.pressed and debouncer.held) and time.monotonic() < deadline:
             time.sleep(0.005)
         pin.drive_high()
         if self.debounce_ms:

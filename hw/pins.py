@@ -8,6 +8,7 @@ pins a test or the demo bot presses one with
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 
 from gpiozero import Device
@@ -28,8 +29,8 @@ def pin_factory(config: Config | HardwareConfig) -> Factory:
 
     Simulated: the current ``Device.pin_factory`` when it already is a
     MockFactory (a test's), else a new MockFactory whose pins all support PWM
-    (for PWMLED and TonalBuzzer). Real: lgpio, else RPi.GPIO; none working is an
-    OSError naming what failed.
+    (for PWMLED and TonalBuzzer). Real: the one ``GPIOZERO_PIN_FACTORY`` names,
+    else lgpio, else RPi.GPIO; none working is an OSError naming what failed.
     """
     hardware = config.hardware if isinstance(config, Config) else config
     current = Device.pin_factory
@@ -41,7 +42,8 @@ def pin_factory(config: Config | HardwareConfig) -> Factory:
     if current is not None and not isinstance(current, MockFactory):
         return current
     failures = []
-    for name, module_name, class_name in REAL_FACTORIES:
+    wanted = os.environ.get("GPIOZERO_PIN_FACTORY", "")  # the unit file names one; try it first
+    for name, module_name, class_name in sorted(REAL_FACTORIES, key=lambda f: f[0] != wanted):
         try:
             module = __import__(module_name, fromlist=(class_name,))
             factory = getattr(module, class_name)()

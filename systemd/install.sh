@@ -11,7 +11,8 @@
 #   2. groups gpio, i2c, video and the system user `farmbox` in them
 #   3. a venv at $PREFIX/.venv made with --system-site-packages (so picamera2
 #      and lgpio from apt are visible), farmbox installed into it with numpy<2
-#      (apt's picamera2 stack is built against numpy 1.x)
+#      (apt's picamera2 stack is built against numpy 1.x); I2C at 400 kHz in
+#      $BOOT_CONFIG so an OLED frame takes ~26 ms instead of ~100 ms
 #   4. $CONFIG_DIR/farmbox.toml from systemd/farmbox.toml, only if absent, then
 #      checked (a bad file stops here with one line naming the key)
 #   5. the unit in $UNIT_DIR, enabled and (re)started
@@ -23,6 +24,7 @@ PREFIX=${PREFIX:-/opt/farmbox}
 CONFIG_DIR=${CONFIG_DIR:-/etc/farmbox}
 UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 GPIO_BACKEND=${GPIO_BACKEND:-lgpio}
+BOOT_CONFIG=${BOOT_CONFIG:-/boot/firmware/config.txt}
 DRY_RUN=${DRY_RUN:-0}
 SERVICE_USER=farmbox
 GROUPS_NEEDED=(gpio i2c video)
@@ -61,6 +63,15 @@ run apt-get install -y --no-install-recommends python3-venv python3-pip python3-
     python3-picamera2 i2c-tools "${gpio_packages[@]}"
 if command -v raspi-config >/dev/null 2>&1; then
     run raspi-config nonint do_i2c 0  # 0 = enable the I2C bus for the OLED
+fi
+# A full OLED frame is ~1 KiB: ~100 ms at the default 100 kHz, ~26 ms at 400 kHz.
+if [ -f "$BOOT_CONFIG" ] && ! grep -q '^dtparam=i2c_arm_baudrate=' "$BOOT_CONFIG"; then
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '+ append to %s: dtparam=i2c_arm_baudrate=400000\n' "$BOOT_CONFIG"
+    else
+        printf 'dtparam=i2c_arm_baudrate=400000\n' >> "$BOOT_CONFIG"
+    fi
+    say "I2C set to 400 kHz in $BOOT_CONFIG: takes effect after a reboot"
 fi
 
 say "2/5 user $SERVICE_USER in groups ${GROUPS_NEEDED[*]}"

@@ -96,6 +96,7 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
 
     from firmware.screens import frame_text
     from firmware.service import Service
+    from firmware.session.advice import prepare
     from firmware.session.bot import Bot
     from hw import open_hardware
     from hw.pins import simulated_pins
@@ -131,7 +132,10 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
                 if players == 1:  # solitaire: the config allows 2-6, the rules allow 1
                     _solitaire(service, variant_name)
                 session = service.start()
-                bot = Bot(seed, camera=True)
+                # The bot follows the advisor (the menu's first line) once its table is
+                # loaded; a variant still being solved plays greedy meanwhile.
+                ready = prepare(session.rules, wait=5.0)
+                bot = Bot(seed, camera=True, strategy="advisor" if ready else "greedy")
                 while True:
                     move = bot.next_input(session, service.journal.seq)
                     if move is None:
@@ -177,6 +181,7 @@ def _write_gif(frames: list[Any], path: Path) -> None:
         durations = [120] * (len(big) - 1) + [3000]
         big[0].save(tmp, format="GIF", save_all=True, append_images=big[1:], duration=durations,
                     loop=0)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

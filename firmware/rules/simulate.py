@@ -123,6 +123,7 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
     start = rules.starting.counts
     turns: list[int] = []
     step = max(1, games // 100)
+    settled_before = table.settled
     t0 = time.perf_counter()
     for g in range(games):
         farm = start
@@ -149,7 +150,7 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
     if progress is not None and games % step:
         progress(games % step)
     return SolitaireResult(strategy.name, rules.name, turns, time.perf_counter() - t0,
-                           table.settled)
+                           table.settled - settled_before)
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 from .herd import Animal, Herd
@@ -77,6 +78,12 @@ class Naive:
         return None
 
 
+@lru_cache(maxsize=1 << 18)
+def _gain(farm: Herd, stock: Herd, rules: Rules) -> Fraction:
+    # Many states share candidate farms, so remembering the exact figure pays.
+    return expected_gain(farm, stock, rules)
+
+
 class Greedy:
     """Make the exchange with the highest exact expected gain of the coming roll.
 
@@ -100,10 +107,10 @@ class Greedy:
         if win is not None:
             return win
         best: Exchange | None = None
-        best_gain: Fraction = expected_gain(farm, stock, rules)
+        best_gain: Fraction = _gain(farm, stock, rules)
         for ex in self.candidates(farm, stock):
             f, s = apply_exchange(farm, stock, ex)
-            gain = expected_gain(f, s, rules)
+            gain = _gain(f, s, rules)
             if gain > best_gain:
                 best, best_gain = ex, gain
         return best
@@ -182,15 +189,11 @@ class Advisor:
                 if win is not None:
                     return win
             return ex
-        # The shared herd cannot pay the model's choice: rank what it can pay.
-        from .superfarmer import legal_exchanges
-        best, best_turns = None, model.expected_turns_after(farm)
-        for cand in legal_exchanges(farm, stock):
-            f, _ = apply_exchange(farm, stock, cand)
-            t = 1.0 if f.is_complete() else model.expected_turns_after(f)
-            if t < best_turns - 1e-9:
-                best, best_turns = cand, t
-        return best
+        # The shared herd cannot pay the model's choice: the best it can pay.
+        win = winning_exchange(farm, stock)
+        if win is not None:
+            return win
+        return model.options(farm, stock)[0][1]
 
 
 STRATEGIES: dict[str, Strategy] = {s.name: s for s in (Naive(), Greedy(), Hoard(), Advisor())}

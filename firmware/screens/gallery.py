@@ -21,7 +21,7 @@ from firmware.rules.dice import Face, Roll
 from firmware.rules.game import Game, GameState
 from firmware.rules.herd import Herd
 from firmware.rules.superfarmer import CLASSIC, COMPACT
-from firmware.session.advice import offers
+from firmware.session.advice import offers, prepare
 
 from . import superfarmer as sf
 
@@ -50,6 +50,7 @@ def _won() -> GameState:
 def scenes(language: str) -> dict[str, Callable[[], Image.Image]]:
     """Screen name -> a function drawing it in ``language``."""
     tr = translator(language)
+    prepare(CLASSIC, wait=True)  # the menu's star is the advisor's pick
     mid = _midgame()
     menu = offers(mid)
     compact = GameState(COMPACT, (Herd.parse("rabbit=8,sheep=1"), Herd.parse("rabbit=1,pig=2")),
@@ -93,6 +94,7 @@ def save(image: Image.Image, path: Path, scale: int = 1) -> None:
     os.close(fd)
     try:
         image.save(tmp, format="PNG")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

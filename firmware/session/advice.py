@@ -1,11 +1,16 @@
 """The exchange menu's order: the advisor's pick first.
 
-Uses ``firmware.rules.advisor`` when it is installed; otherwise the exact expected gain of
-the next roll (``firmware.rules.odds``) after each exchange decides.
+The advisor is ``firmware.rules.strategies``' "advisor" (the solved solitaire model). Its
+table loads in about a second for a variant that ships one, but a variant without a shipped
+table is solved on first use (a minute here, longer on a Pi), so :func:`prepare` loads it in
+the background; until it is ready the menu is ordered by the exact expected value of the
+farm after the next roll (``firmware.rules.odds``).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -34,18 +39,58 @@ def _gain_after(farm: Herd, stock: Herd, exchange: Exchange | None, rules: Rules
     return Fraction(farm.value) + expected_gain(farm, stock, rules)
 
 
-def _advisor_pick(state: GameState) -> tuple[bool, Exchange | None]:
-    """(found, pick) from the rules advisor, or (False, None) when there is none."""
+log = logging.getLogger(__name__)
+
+_ready: set[Rules] = set()
+_loading: dict[Rules, threading.Thread] = {}
+_lock = threading.Lock()
+
+
+def _load(rules: Rules) -> None:
+    from firmware.rules.strategies import STRATEGIES  # noqa: PLC0415 (numpy tables)
+
     try:
-        from firmware.rules import advisor  # noqa: PLC0415  (optional, written separately)
-    except ImportError:
+        STRATEGIES["advisor"].model_for(rules)  # type: ignore[attr-defined]
+    except Exception as exc:  # the menu still works, ordered by expected value
+        log.warning("advisor for %s unavailable: %s", rules.name, exc)
+        return
+    with _lock:
+        _ready.add(rules)
+
+
+def prepare(rules: Rules, wait: bool | float = False) -> bool:
+    """Load (or solve) the advisor's table for ``rules``; True once it is ready.
+
+    ``wait``: True waits for it, a number waits at most that many seconds.
+    """
+    with _lock:
+        if rules in _ready:
+            return True
+        thread = _loading.get(rules)
+        if thread is None:
+            thread = threading.Thread(target=_load, args=(rules,), name="advisor", daemon=True)
+            _loading[rules] = thread
+            thread.start()
+    if wait is True:
+        thread.join()
+    elif wait:
+        thread.join(timeout=float(wait))
+    return advisor_ready(rules)
+
+
+def advisor_ready(rules: Rules) -> bool:
+    with _lock:
+        return rules in _ready
+
+
+def _advisor_pick(state: GameState) -> tuple[bool, Exchange | None]:
+    """(True, pick) from the rules advisor when its table is ready, else (False, None)."""
+    if not advisor_ready(state.rules):
         return False, None
-    advise = getattr(advisor, "advise", None) or getattr(advisor, "best_exchange", None)
-    if advise is None:
-        return False, None
-    pick = advise(state.farm, state.stock, state.rules)
-    pick = getattr(pick, "exchange", pick)
-    return True, pick if isinstance(pick, Exchange) else None
+    from firmware.rules.strategies import STRATEGIES  # noqa: PLC0415
+
+    others = tuple(f for i, f in enumerate(state.farms) if i != state.current)
+    return True, STRATEGIES["advisor"].choose(state.farm, state.stock, state.rules, others)
 
 
 def offers(state: GameState) -> list[Offer]:

@@ -13,10 +13,11 @@ from typing import Protocol
 
 from firmware.rules.dice import ALL_ROLLS, Roll
 from firmware.rules.game import GameState, new_state
+from firmware.rules.strategies import strategy
 from firmware.rules.superfarmer import Rules
 
 from .actions import Action, Timeline
-from .advice import advised, offers
+from .advice import offers
 from .observations import RollSeen
 from .superfarmer import GREEN_FACES, RED_FACES, Phase, Session
 
@@ -51,10 +52,11 @@ class SeededRolls:
 class Bot:
     """Plays every farm: the advisor's exchange, then the seeded roll.
 
-    ``camera``: rolls arrive as RollSeen observations (motion first), ``unsure`` of them
-    with low confidence (the bot then confirms on the buttons); otherwise the dice are
-    entered face by face on the buttons. ``undo_every``: hold a button for undo after
-    every N-th journal record (0: never).
+    ``strategy``: a ``firmware.rules.strategies`` name choosing the exchange (found in the
+    session's menu wherever the advisor ranked it). ``camera``: rolls arrive as RollSeen
+    observations (motion first), ``unsure`` of them with low confidence (the bot then
+    confirms on the buttons); otherwise the dice are entered face by face on the buttons.
+    ``undo_every``: hold a button for undo after every N-th journal record (0: never).
     """
 
     seed: int = 1
@@ -62,6 +64,7 @@ class Bot:
     unsure: float = 0.15
     undo_every: int = 0
     rolls: RollSource | None = field(default=None)
+    strategy: str = "greedy"
 
     def __post_init__(self) -> None:
         if self.rolls is None:
@@ -74,10 +77,10 @@ class Bot:
         if self.undo_every and can_undo and seq % self.undo_every == 0:
             return {"action": "undo"}
         if not state.exchanged:
-            offer = advised(state)
-            if offer is not None:
-                return {"action": "exchange", "exchange": str(offer.exchange),
-                        "partner": offer.partner}
+            others = tuple(f for i, f in enumerate(state.farms) if i != state.current)
+            choice = strategy(self.strategy).choose(state.farm, state.stock, state.rules, others)
+            if choice is not None:
+                return {"action": "exchange", "exchange": str(choice), "partner": None}
         return {"action": "roll", "roll": str(self.rolls.roll_for(state)), "source": "bot"}
 
     def next_input(self, session: Session, seq: int) -> Move | None:
@@ -104,7 +107,10 @@ class Bot:
                 target = next(i for i, o in enumerate(session.menu)
                               if str(o.exchange) == action["exchange"]
                               and o.partner == action["partner"])
-                return ("press", "ok" if session.cursor == target else "next")
+                if session.cursor == target:
+                    return ("press", "ok")
+                ahead = (target - session.cursor) % len(session.menu)
+                return ("press", "next" if ahead <= len(session.menu) - ahead else "prev")
             if phase is Phase.CONSENT:
                 return ("press", "ok")
             return ("press", "back")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from gpiozero import Device
@@ -31,6 +32,16 @@ def expected_levels(steps, lit) -> list[bool]:
     return out
 
 
+def wait_for(condition, timeout: float = 5.0) -> bool:
+    """Poll ``condition`` until true (the pattern thread needs a moment to start)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
+
+
 @pytest.fixture
 def lights(mock_factory):
     with_lights = Lights(LEDS, tempo=FAST)
@@ -44,7 +55,7 @@ def test_each_light_follows_its_pattern(lights, mock_factory, alert):
         mock_factory.pin(pin).clear_states()
     lights.alert(alert, wait=True)
     for name, pin in LEDS.items():
-        want = expected_levels(LIGHT_PATTERNS[alert], lambda lit: name in lit)
+        want = expected_levels(LIGHT_PATTERNS[alert], lambda lit, name=name: name in lit)
         assert levels_all(mock_factory.pin(pin)) == want, name
 
 
@@ -67,8 +78,8 @@ def test_alert_is_non_blocking_and_off_stops_it(mock_factory):
     lights = Lights(LEDS, tempo=1.0)
     try:
         lights.alert("wolf")  # 1.8 s at full speed
-        assert lights.playing
-        assert mock_factory.pin(LEDS["wolf"]).state
+        assert lights.playing  # returned at once, still playing
+        assert wait_for(lambda: mock_factory.pin(LEDS["wolf"]).state)
         lights.off()
         assert not lights.playing
         assert not any(mock_factory.pin(p).state for p in LEDS.values())
@@ -80,6 +91,7 @@ def test_a_new_alert_cuts_the_old_one_short(mock_factory):
     lights = Lights(LEDS, tempo=1.0)
     try:
         lights.alert("wolf")
+        assert wait_for(lambda: mock_factory.pin(LEDS["wolf"]).state)
         lights.tempo = FAST
         lights.alert("fox", wait=True)
         assert not mock_factory.pin(LEDS["wolf"]).state

@@ -31,7 +31,7 @@ def pages(image: Image.Image) -> list[int]:
     """The SSD1306 page layout worked out independently: byte page*128+x, bit y%8."""
     pixels = np.array(image, dtype=bool)
     out = [0] * (W * H // 8)
-    for y, x in zip(*np.nonzero(pixels)):
+    for y, x in zip(*np.nonzero(pixels), strict=True):
         out[(y // 8) * W + x] |= 1 << (y % 8)
     return out
 
@@ -93,7 +93,7 @@ def test_sh1106_sends_eight_pages_of_128_bytes():
     display.show(image)
     assert serial.commands == [(0xB0 + page, 0x02, 0x10) for page in range(8)]
     assert [len(d) for d in serial.data_sent] == [128] * 8
-    assert sum(serial.data_sent, []) == pages(image)
+    assert [byte for page in serial.data_sent for byte in page] == pages(image)
 
 
 def test_close_blanks_a_real_oled():
@@ -147,7 +147,7 @@ def test_capture_writes_one_png_per_frame_matching_it(tmp_path, scale):
     display.close()
     written = sorted(tmp_path.glob("*.png"))
     assert [p.name for p in written] == ["frame_000001.png", "frame_000002.png", "frame_000003.png"]
-    for path, image in zip(written, shown):
+    for path, image in zip(written, shown, strict=True):
         with Image.open(path) as png:
             assert png.size == (W * scale, H * scale)
             back = png.convert("L").resize((W, H), Image.NEAREST).point(lambda v: 255 if v > 127 else 0)

@@ -121,6 +121,9 @@ def test_real_gpio_off_a_pi_is_a_clear_error(monkeypatch):
     real = load_config().with_overrides(hardware={"simulated": False})
     with pytest.raises(OSError, match=r"GPIO: no pin factory works here \(lgpio: .*rpigpio: .*simulated = true"):
         pin_factory(real)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")  # as install.sh's rpi-gpio drop-in sets
+    with pytest.raises(OSError, match=r"\(rpigpio: .*; lgpio: "):
+        pin_factory(real)
 
 
 def test_simulated_pins_restores_the_previous_factory():

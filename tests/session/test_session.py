@@ -55,14 +55,19 @@ def test_back_leaves_roll_entry_without_settling():
 
 
 def test_exchange_menu_holds_only_legal_exchanges_advice_first():
+    from firmware.rules.strategies import STRATEGIES
+    from firmware.session.advice import prepare
+
+    assert prepare(CLASSIC, wait=True)
     st_ = state_with("rabbit=13,sheep=1")
+    pick = STRATEGIES["advisor"].choose(st_.farm, st_.stock, CLASSIC, (st_.farms[1],))
     s, log = make(state=st_)
     s.press("next")
     assert s.phase is Phase.TRADE
     legal = {str(e) for e in legal_exchanges(st_.farm, st_.stock)}
     assert {str(o.exchange) for o in s.menu} == legal
     advised = [o for o in s.menu if o.advised]
-    assert len(advised) <= 1 and (not advised or s.menu[0].advised)
+    assert pick is not None and advised == [s.menu[0]] and s.menu[0].exchange == pick
     s.press("next"); s.press("prev")
     assert s.cursor == 0
     s.press("ok")

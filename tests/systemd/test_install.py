@@ -13,7 +13,8 @@ SCRIPT = Path(__file__).parents[2] / "systemd" / "install.sh"
 
 def dry_run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, "DRY_RUN": "1", "CONFIG_DIR": str(tmp_path / "etc"),
-                   "PREFIX": str(tmp_path / "opt"), "UNIT_DIR": str(tmp_path / "units"), **env}
+                   "PREFIX": str(tmp_path / "opt"), "UNIT_DIR": str(tmp_path / "units"),
+                   "BOOT_CONFIG": str(tmp_path / "config.txt"), **env}
     return subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env=environment,
                           timeout=60)
 
@@ -28,7 +29,7 @@ def test_bash_syntax():
 
 def test_shellcheck_is_clean():
     if shutil.which("shellcheck") is None:
-        warnings.warn("shellcheck not found (apt-get install shellcheck): only bash -n ran")
+        warnings.warn("shellcheck not found (apt-get install shellcheck): only bash -n ran", stacklevel=1)
         subprocess.run(["bash", "-n", str(SCRIPT)], check=True)
         return
     result = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True)
@@ -75,3 +76,11 @@ def test_unknown_backend_is_one_line_exit_2(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "install.sh: error: GPIO_BACKEND must be lgpio or rpi-gpio, got 'pigpio'"]
+
+
+def test_i2c_is_made_fast_once(tmp_path):
+    boot = tmp_path / "config.txt"
+    boot.write_text("dtparam=i2c_arm=on\n")
+    assert "append to" in dry_run(tmp_path).stdout and "400000" in dry_run(tmp_path).stdout
+    boot.write_text("dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=100000\n")
+    assert "i2c_arm_baudrate" not in dry_run(tmp_path).stdout  # the owner's choice is kept

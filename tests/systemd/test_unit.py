@@ -122,7 +122,7 @@ def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess:
 def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
     if shutil.which("systemd-analyze") is None:
         # No systemd here: the text checks above still ran; say so loudly instead of skipping.
-        warnings.warn("systemd-analyze not found (apt-get install systemd): unit checked as text only")
+        warnings.warn("systemd-analyze not found (apt-get install systemd): unit checked as text only", stacklevel=1)
         assert parse_unit(UNIT.read_text())["Service"]
         return
     result = verify(tmp_path, UNIT.read_text())
@@ -132,9 +132,23 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
 
 def test_systemd_analyze_verify_would_catch_a_mistake(tmp_path):
     if shutil.which("systemd-analyze") is None:
-        warnings.warn("systemd-analyze not found (apt-get install systemd): mistake check not run")
+        warnings.warn("systemd-analyze not found (apt-get install systemd): mistake check not run", stacklevel=1)
         assert "DeviceAllow=char-i2c rw" in UNIT.read_text()
         return
     broken = UNIT.read_text().replace("DeviceAllow=char-i2c rw", "DeviceAllow=char-i2c rwz")
     result = verify(tmp_path, broken)
     assert "Invalid device rights 'rwz'" in result.stderr
+
+
+def test_a_bad_config_exits_with_the_status_systemd_will_not_restart(unit, tmp_path):
+    """ExecStart's own command with a broken settings file: one line, exit status 2."""
+    import sys
+
+    bad = tmp_path / "farmbox.toml"
+    bad.write_text("[buttons]\nnxt = 6\n")
+    args = one(unit, "Service", "ExecStart").split()[1:]
+    args[args.index("--config") + 1] = str(bad)
+    result = subprocess.run([sys.executable, "-m", "firmware", *args], capture_output=True,
+                            text=True, timeout=60)
+    assert str(result.returncode) in one(unit, "Service", "RestartPreventExitStatus").split()
+    assert result.stderr.strip().splitlines() == [f"farmbox run: error: {bad}: [buttons] unknown key 'nxt'"]

@@ -85,6 +85,7 @@ def save_model(model: ColourDiceModel, path: Path | str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             json.dump(model.to_json(), f, separators=(",", ":"))
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

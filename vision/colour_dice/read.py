@@ -40,6 +40,9 @@ class DiceReading:
 
 
 def read_image(path: Path | str) -> np.ndarray:
+    """A BGR image from a file; an unreadable file is an :class:`OSError` naming it."""
+    if not Path(path).is_file():
+        raise OSError(f"cannot read image {path}: no such file")
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise OSError(f"cannot read image {path}")

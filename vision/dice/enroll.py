@@ -240,18 +240,21 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     if np.isnan(die_area).any():
         raise ValueError("samples show only one of the two dice")
 
+    ref = np.sqrt(die_area / np.pi)
+
     # 5. camera geometry: the perspective shift and disc size that make same faces agree best
     face_idx = np.array([FACES.index(f) for f in faces])
     best = None
     for rho in (0.40, 0.46):
         for k in np.linspace(1.0, 1.12, 7):
             desc = np.stack([polar_patches(img, balance_gains(img), _centre(img, b, k), b.radius,
-                                           np.zeros((1, 2), np.float32), rho)[0]
-                             for (_, img, _), b in zip(samples, found)])
+                                           np.zeros((1, 2), np.float32), rho * ref[d])[0]
+                             for (_, img, _), b, d in zip(samples, found, die_of)])
             q = _separation(desc, face_idx, die_of)
             if best is None or q > best[0]:
                 best = (q, float(k), rho, desc)
     _, perspective, rho, templates = best
+    templates = _recentre(samples, found, face_idx, templates, perspective, rho * ref[die_of])
 
     model = DiceModel(
         templates=templates.astype(np.float32), template_face=face_idx.astype(np.int64),
@@ -279,6 +282,28 @@ def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
     h, w = img.shape[:2]
     cx, cy = (w - 1) / 2, (h - 1) / 2
     return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
+
+
+def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.ndarray,
+              perspective: float, discs: np.ndarray) -> np.ndarray:
+    """Move each template to the spot that best matches the other photos of its face (the
+    silhouette's centre is off when a side of the die is in deep shade)."""
+    from vision.dice.features import best_rotation_scores, spectra
+    from vision.dice.reader import COARSE, FINE
+
+    offsets = np.concatenate([COARSE, FINE])
+    bank = spectra(templates)
+    out = templates.copy()
+    for i, ((_, img, _), b) in enumerate(zip(samples, found)):
+        peers = np.flatnonzero(face_idx == face_idx[i])
+        peers = peers[peers != i]
+        if len(peers) == 0:
+            continue
+        desc = polar_patches(img, balance_gains(img), _centre(img, b, perspective), b.radius,
+                             offsets, float(discs[i]))
+        sc = best_rotation_scores(spectra(desc), bank[peers]).mean(axis=1)
+        out[i] = desc[int(np.argmax(sc))]
+    return out
 
 
 def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> float:

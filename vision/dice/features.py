@@ -19,13 +19,16 @@ DISC = 24.0
 
 
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
-                  offsets: np.ndarray, rho: float) -> np.ndarray:
-    """Descriptors (len(offsets), ANGLES, RINGS, 3) of discs centred at ``centre + offsets * radius``.
+                  offsets: np.ndarray, disc: float) -> np.ndarray:
+    """Descriptors (len(offsets), ANGLES, RINGS, 3) of discs of radius ``disc`` (frame pixels)
+    centred at ``centre + offsets * radius``.
 
-    ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels.
+    ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels. The top face is
+    parallel to the image plane, so it has the same size anywhere in the frame: ``disc`` is fixed
+    per die, while the silhouette grows towards the frame's edges (more side faces show).
     """
-    reach = rho * radius + float(np.abs(offsets).max(initial=0.0)) * radius + 3
-    zoom = DISC / (rho * radius)
+    reach = disc + float(np.abs(offsets).max(initial=0.0)) * radius + 3
+    zoom = DISC / disc
     h, w = frame.shape[:2]
     x0, y0 = int(max(0, np.floor(centre[0] - reach))), int(max(0, np.floor(centre[1] - reach)))
     x1, y1 = int(min(w, np.ceil(centre[0] + reach))), int(min(h, np.ceil(centre[1] + reach)))

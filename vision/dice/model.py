@@ -42,6 +42,10 @@ class DiceModel:
             self._spectra = spectra(self.templates)
         return self._spectra
 
+    def disc(self, die: int, frame_width: int) -> float:
+        """Radius in pixels of the disc read on ``die``'s top face."""
+        return self.rho * float(np.sqrt(self.scaled_area(die, frame_width) / np.pi))
+
     def scaled_area(self, die: int, frame_width: int) -> float:
         """Expected silhouette area of ``die`` in a frame ``frame_width`` pixels wide."""
         return float(self.die_area[die]) * (frame_width / float(self.frame_size[0])) ** 2

@@ -85,6 +85,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     k = model.perspective if perspective is None else perspective
     rho = model.rho if rho is None else rho
     h, w = frame.shape[:2]
+    disc = rho * float(np.sqrt(model.scaled_area(die, w) / np.pi))
     cx, cy = (w - 1) / 2, (h - 1) / 2
     centre = (cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k)
     usable = np.ones(len(model.templates), bool)
@@ -104,10 +105,11 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     index = np.concatenate(columns)
     owner = np.concatenate([np.full(len(c), i) for i, c in enumerate(columns)])
     bank = model.spectra[index]
-    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, rho)), bank)
+    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc)),
+                                  bank)
     q, _ = np.unravel_index(int(np.argmax(coarse)), coarse.shape)
     fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius,
-                                                      COARSE[q] + FINE, rho)), bank)
+                                                      COARSE[q] + FINE, disc)), bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
     return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)})
 

@@ -1,0 +1,46 @@
+"""``farmbox vision enroll|read colour-dice``: the Fun Farm white and black colour dice."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from vision.colour_dice import enroll as learn
+from vision.colour_dice import load_model, read_frame, read_image, save_model
+from vision.colour_dice.read import IMAGE_SUFFIXES
+
+
+def enroll(samples: Path, model: Path) -> int:
+    """Learn from SAMPLES/<white|black>/<colour>/* and write the model file."""
+    if not Path(samples).is_dir():
+        raise OSError(f"no samples folder {samples}")
+    total = sum(1 for p in Path(samples).glob("*/*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    with tqdm(total=2 * total, desc="enroll colour dice", unit="img", file=sys.stderr,
+              disable=None) as bar:
+        m = learn(samples, progress=bar)
+    save_model(m, model)
+    for name, die in m.dice.items():
+        n = sum(len(v) for v in die.samples.values())
+        print(f"{name} die: {len(die.samples)} colours ({', '.join(sorted(die.samples))}), "
+              f"{n} samples")
+    print(f"model written to {model}")
+    return 0
+
+
+def read(model: Path, images: list[Path], as_json: bool) -> int:
+    """Print what each image shows: one JSON object per line with --json."""
+    m = load_model(model)
+    for path in tqdm(images, desc="read colour dice", unit="img", file=sys.stderr,
+                     disable=None if len(images) > 1 else True):
+        reading = read_frame(m, read_image(path))
+        if as_json:
+            print(json.dumps(reading.as_json(str(path))), flush=True)
+        else:
+            shown = ", ".join(f"{d}={c or '?'}" for d, c in reading.dice.items())
+            why = f"  ({'; '.join(f'{k}: {v}' for k, v in reading.reasons.items())})" \
+                if reading.reasons else ""
+            print(f"{path}: {shown}  confidence {reading.confidence:.2f}{why}", flush=True)
+    return 0

@@ -1,0 +1,124 @@
+"""The colour-dice reader on rendered frames: enrollment, reading, unsure cases, model errors, CLI."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware.cli import main
+from vision.colour_dice import ModelError, enroll, load_model, read_frame, read_image, save_model
+from vision.render.colour_dice import COLOURS, enrollment_samples, scene
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    root = tmp_path_factory.mktemp("colour_samples")
+    enrollment_samples(root, per_colour=2, seed=7)
+    return root
+
+
+@pytest.fixture(scope="module")
+def model(samples):
+    return enroll(samples)
+
+
+def test_enrolled_model_knows_both_dice_and_all_colours(model):
+    assert set(model.dice) == {"white", "black"}
+    for die in model.dice.values():
+        assert set(die.samples) == set(COLOURS)
+    assert model.dice["white"].body[0] > model.dice["black"].body[0] + 100
+
+
+def test_reads_held_out_scenes_without_confident_mistakes(model):
+    right = unsure = 0
+    for seed in range(900_000, 900_024):
+        s = scene(seed)
+        r = read_frame(model, s.image)
+        for die, colour in s.dice.items():
+            got = r.dice[die]
+            if got is None:
+                unsure += 1
+            else:
+                assert got == colour, (seed, die)
+                right += 1
+        if all(r.dice.values()):
+            assert 0 < r.confidence <= 1
+    assert right >= 44 and unsure <= 4
+
+
+def test_missing_die_and_empty_table_are_unsure(model):
+    r = read_frame(model, scene(31, {"white": "green"}).image)
+    assert r.dice == {"white": "green", "black": None}
+    assert r.confidence == 0 and "black" in r.reasons
+    r = read_frame(model, scene(32, {}).image)
+    assert r.dice == {"white": None, "black": None} and r.confidence == 0
+
+
+def test_model_round_trip_and_errors(model, tmp_path):
+    p = tmp_path / "m.json"
+    save_model(model, p)
+    assert load_model(p).to_json() == model.to_json()
+    data = json.loads(p.read_text())
+    data["version"] = 99
+    p.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="version 99"):
+        load_model(p)
+    p.write_text("{not json")
+    with pytest.raises(ModelError, match="corrupt"):
+        load_model(p)
+    p.write_bytes(b"\x89PNG\x00\xff\xfe")
+    with pytest.raises(ModelError, match="not a colour-dice model"):
+        load_model(p)
+    p.write_text(json.dumps({"format": "farmbox-colour-dice", "version": 1, "dice": {"white": {}}}))
+    with pytest.raises(ModelError, match="malformed"):
+        load_model(p)
+    with pytest.raises(OSError):
+        load_model(tmp_path / "absent.json")
+    with pytest.raises(OSError, match="cannot read image"):
+        read_image(tmp_path / "m.json")
+
+
+def test_bad_samples_are_named(tmp_path):
+    (tmp_path / "green").mkdir()
+    with pytest.raises(ValueError, match="white or black"):
+        enroll(tmp_path)
+    empty = tmp_path / "e"
+    (empty / "white" / "red").mkdir(parents=True)
+    with pytest.raises(ValueError, match="no images"):
+        enroll(empty)
+
+
+def test_cli_enroll_and_read(samples, tmp_path, capsys):
+    model_path = tmp_path / "dice.json"
+    assert main(["vision", "enroll", "colour-dice", str(samples), "--model", str(model_path)]) == 0
+    assert "white die: 6 colours" in capsys.readouterr().out
+    images = []
+    truth = []
+    for seed in (700_001, 700_002):
+        s = scene(seed)
+        p = tmp_path / f"{seed}.jpg"
+        cv2.imwrite(str(p), s.image)
+        images.append(str(p))
+        truth.append(s.dice)
+    assert main(["vision", "read", "colour-dice", "--model", str(model_path), *images, "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    for line, path, dice in zip(lines, images, truth):
+        obj = json.loads(line)
+        assert obj["image"] == path and set(obj["dice"]) == {"white", "black"}
+        assert all(obj["dice"][d] in (None, dice[d]) for d in dice)
+        assert 0 <= obj["confidence"] <= 1
+
+
+def test_cli_errors_are_one_line_and_leave_no_model(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("nonsense")
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
+    assert main(["vision", "read", "colour-dice", "--model", str(bad), str(img)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a colour-dice model" in err[0]
+    out = tmp_path / "never.json"
+    assert main(["vision", "enroll", "colour-dice", str(tmp_path / "nowhere"), "--model", str(out)]) == 2
+    assert not out.exists()

@@ -1,0 +1,193 @@
+"""Finding cards lying flat on a table: bright-ish quadrilaterals that contrast with the table.
+
+Nothing here knows any card art.  Two cues make candidates:
+
+* edges: every closed outline in the edge map (the inner side of a card's own outline, so two
+  cards touching still give two outlines);
+* brightness: the frame split by Otsu's threshold, cut along edges (so touching cards part).
+
+Each candidate outline must be a convex quadrilateral filling its own outline, with a card's
+proportions and a plausible size; nested and duplicate candidates keep the largest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Detection runs on a frame shrunk to at most this width.
+WORK_W = 480
+
+
+@dataclass(frozen=True)
+class FindOptions:
+    """Limits on what counts as a card (fractions of the frame area; short/long side ratio)."""
+
+    min_area: float = 0.004
+    max_area: float = 0.35
+    min_ratio: float = 0.42
+    max_ratio: float = 1.0
+    #: Expected short/long side ratio from enrollment (None: any in the range).
+    ratio: float | None = None
+    ratio_tolerance: float = 0.14
+
+
+def order_corners(q: np.ndarray) -> np.ndarray:
+    """Corners clockwise (in image coordinates) starting from the one nearest the top left."""
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise on screen (y grows downwards)
+    start = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -start, axis=0)
+
+
+def side_ratio(q: np.ndarray) -> float:
+    """Short over long side, averaging opposite sides."""
+    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    a, b = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
+    return float(min(a, b) / max(a, b, 1e-6))
+
+
+def _quad(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    if peri < 20:
+        return None
+    for eps in (0.015, 0.025, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    # rounded or chipped corners: the best-fitting rectangle, if the outline is nearly one
+    rect = cv2.minAreaRect(hull)
+    w, h = rect[1]
+    if w * h > 0 and cv2.contourArea(hull) / (w * h) > 0.93:
+        return cv2.boxPoints(rect).astype(np.float32)
+    return None
+
+
+def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """Fit a line to the outline points along each side and intersect neighbours: corners of
+    rounded cards then land on the card's true corners."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        L = float(np.linalg.norm(ab))
+        if L < 1e-3:
+            return quad
+        n = np.array([-ab[1], ab[0]]) / L
+        t = (pts - a) @ ab / (L * L)
+        dist = np.abs((pts - a) @ n)
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.04 * L))]
+        if len(sel) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        s = np.linalg.solve(m, q - p)
+        out.append(p + s[0] * u)
+    out = np.array(out, np.float32)
+    if np.max(np.linalg.norm(out - quad, axis=1)) > 0.1 * np.sqrt(cv2.contourArea(quad)):
+        return quad
+    return out
+
+
+def _grow(quad: np.ndarray, px: float) -> np.ndarray:
+    """Move every side outward by ``px`` (undo the width of an edge line)."""
+    c = quad.mean(axis=0)
+    d = quad - c
+    r = np.linalg.norm(d, axis=1, keepdims=True)
+    return (c + d * (r + px * 1.3) / np.maximum(r, 1e-6)).astype(np.float32)
+
+
+def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """(contour, how much to grow, base score) for every closed outline."""
+    out = []
+    med = float(np.median(gray[::4, ::4]))
+    edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
+    thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    # inner outlines (holes) of the edge map: a card's own outline from inside
+    contours, hier = cv2.findContours(thick, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hier is not None:
+        for c, h in zip(contours, hier[0]):
+            # outer boundaries sit just outside an outline, holes just inside it
+            out.append((c, -1.0, 1.0) if h[3] < 0 else (c, 1.5, 0.95))
+    # bright regions cut along edges
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    cut = cv2.bitwise_and(bright, cv2.bitwise_not(thick))
+    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out.extend((c, 1.5, 0.9) for c in contours)
+    return out
+
+
+def _square_enough(q: np.ndarray, tolerance: float = 22.0) -> bool:
+    """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
+    above)."""
+    for i in range(4):
+        a, b, c = q[i - 1], q[i], q[(i + 1) % 4]
+        u, v = a - b, c - b
+        cos = float(u @ v / max(1e-6, np.linalg.norm(u) * np.linalg.norm(v)))
+        if abs(np.degrees(np.arccos(np.clip(cos, -1, 1))) - 90) > tolerance:
+            return False
+    return True
+
+
+def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
+    """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_W / w)
+    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
+                                                  interpolation=cv2.INTER_AREA)
+    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    frame_area = gray.shape[0] * gray.shape[1]
+    found: list[tuple[float, np.ndarray, np.ndarray, float]] = []
+    for contour, grow, base in _candidates(gray):
+        area = cv2.contourArea(contour)
+        if not options.min_area * frame_area * 0.7 <= area <= options.max_area * frame_area:
+            continue
+        quad = _quad(contour)
+        if quad is None:
+            continue
+        quad = order_corners(quad)
+        qa = cv2.contourArea(quad)
+        if qa <= 0 or area / qa < 0.82 or not _square_enough(quad, 30.0):
+            continue
+        found.append((qa * base, quad, contour, grow))
+    # two cards touching along a side can make one bigger quad: drop outliers in area
+    if len(found) >= 4:
+        med = float(np.median([cv2.contourArea(f[1]) for f in found]))
+        found = [f for f in found if cv2.contourArea(f[1]) < 1.6 * med]
+    # keep the largest of nested or repeated outlines
+    found.sort(key=lambda t: -t[0])
+    kept: list[np.ndarray] = []
+    for _, q, contour, grow in found:
+        c = q.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
+               for k in kept):
+            continue
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(k.mean(0)[0]), float(k.mean(0)[1])), False) >= 0
+               for k in kept):
+            continue
+        q = order_corners(_grow(_refine(q, contour), grow))
+        ratio = side_ratio(q)
+        if not _square_enough(q) or not options.min_ratio <= ratio <= options.max_ratio:
+            continue
+        if options.ratio is not None and abs(ratio - options.ratio) > options.ratio_tolerance:
+            continue
+        if cv2.contourArea(q) < options.min_area * frame_area:
+            continue
+        kept.append(q)
+    return [k / scale for k in kept]
