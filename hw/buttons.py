@@ -26,7 +26,7 @@ from gpiozero import Button
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
-Kind = Literal["press", "hold", "release"]
+Kind = Literal["press", "hold", "release", "down"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,9 @@ class ButtonPanel:
         self._debouncers = {name: Debouncer(debounce_ms * 1_000_000) for name in pins}
         self._buttons: dict[str, Button] = {}
         self._closed = False
+        #: Also send a "down" event, timestamped at the push edge, for every accepted push
+        #: (the Fun Farm buzzers race on the push, not on the let-go). Off by default.
+        self.down_events = False
         try:
             for name, pin in pins.items():
                 button = Button(pin, pull_up=True, hold_time=hold_time, pin_factory=pin_factory)
@@ -198,7 +201,10 @@ class ButtonPanel:
             if self._closed:
                 return
             debouncer = self._debouncers[name]
+            was_down = debouncer.pressed
             kind = debouncer.edge(pressed, t_ns)
+            if self.down_events and debouncer.pressed and not was_down:
+                self.events.put(ButtonEvent(name, "down", t_ns))
             if debouncer.settle_due is not None and name not in self._timers:
                 delay = max(0, debouncer.settle_due - t_ns) / 1e9
                 timer = threading.Timer(delay, self._settle, args=(name,))
@@ -215,7 +221,11 @@ class ButtonPanel:
             button = self._buttons.get(name)
             if self._closed or button is None:
                 return
-            kind = self._debouncers[name].settle(button.is_pressed, t_ns)
+            debouncer = self._debouncers[name]
+            was_down = debouncer.pressed
+            kind = debouncer.settle(button.is_pressed, t_ns)
+            if self.down_events and debouncer.pressed and not was_down:
+                self.events.put(ButtonEvent(name, "down", t_ns))
             if kind:
                 self.events.put(ButtonEvent(name, kind, t_ns))
 

@@ -33,6 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fast", action="store_true", help="no pauses between frames")
     p.add_argument("--quiet", action="store_true", help="do not stream frames to the terminal")
     p.add_argument("--language", default="en", choices=("en", "pl"))
+    p.add_argument("--camera", action="store_true",
+                   help="dice as rendered camera frames read by the real dice reader "
+                        "(enrolls a model first; slower)")
     p.add_argument("--gif", type=Path, default=Path("farmbox-demo.gif"),
                    help="animated GIF of every frame (default ./farmbox-demo.gif)")
     p.set_defaults(func=cmd_demo)
@@ -84,18 +87,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.gif.parent.resolve().is_dir():
         raise CommandError(f"--gif: folder {args.gif.parent} does not exist")
     winner, frames, turns = run_demo(args.players, args.variant, args.seed, args.fast,
-                                     args.quiet, args.language, args.gif)
+                                     args.quiet, args.language, args.gif, args.camera)
     print(f"farmer {winner + 1} won after {turns} turns; {frames} frames saved to {args.gif}")
     return 0
 
 
 def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool,
-             language: str, gif: Path) -> tuple[int, int, int]:
+             language: str, gif: Path, camera: bool = False) -> tuple[int, int, int]:
     """Play one game on simulated hardware; returns (winner, frames, turns)."""
     from PIL import Image
 
     from firmware.screens import frame_text
-    from firmware.service import Service
+    from firmware.service import Service, dice_watcher
     from firmware.session.advice import prepare
     from firmware.session.bot import Bot
     from hw import open_hardware
@@ -121,13 +124,17 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
         journal={"dir": journal_dir}, ui={"language": language},
         game={"mode": "superfarmer", "variant": variant_name, "players": max(players, 2)},
         buttons={"debounce_ms": 2 if fast else 20, "hold_time": 0.3})
+    feed = None
+    if camera:
+        config, feed = _camera_setup(config, journal_dir)
     if tty and not quiet:
         sys.stdout.write("\x1b[2J")
     try:
         with simulated_pins():
-            hw = open_hardware(config)
+            hw = open_hardware(config, camera=feed)
             hw.display = _Tap(hw.display, on_frame)
-            service = Service(config, hardware=hw, notifier=_NoNotify())
+            service = Service(config, hardware=hw, notifier=_NoNotify(),
+                              watcher=dice_watcher(config))
             try:
                 if players == 1:  # solitaire: the config allows 2-6, the rules allow 1
                     _solitaire(service, variant_name)
@@ -145,6 +152,8 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
                         (hw.buttons.tap if kind == "press" else hw.buttons.hold)(name)
                         if not service.step(timeout=2.0):
                             raise CommandError(f"the press of {name!r} never arrived")
+                    elif feed is not None:
+                        _camera_roll(service, feed, move)
                     else:
                         service.inbox.put(move)
                     service.drain()
@@ -156,6 +165,49 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
         shutil.rmtree(journal_dir, ignore_errors=True)
     _write_gif(frames, gif)
     return state.winner or 0, len(frames), max(state.turns)
+
+
+def _camera_setup(config: Any, folder: str) -> tuple[Any, Any]:
+    """Enroll a dice model from rendered samples; the camera is a frame feed."""
+    from hw.camera import FeedCamera
+    from vision.dice import enroll_folder
+    from vision.render.dice import render_background, write_samples
+
+    samples = Path(folder) / "samples"
+    samples.mkdir()
+    print("enrolling the dice reader on rendered samples ...", file=sys.stderr)
+    write_samples(samples)
+    model = samples / "dice.npz"
+    enroll_folder(samples).save(model)
+    feed = FeedCamera(timeout=0.5)
+    feed.push(render_background())
+    config = config.with_overrides(camera={"source": "feed"}, vision={"dice_model": str(model)})
+    return config, feed
+
+
+_scene_seed = [0]
+
+
+def _camera_roll(service: Any, feed: Any, seen: Any) -> None:
+    """Show the camera the bot's move: dice picked up (empty table) or a rendered roll."""
+    from vision.render.dice import render_background, render_scene
+
+    session = service.session
+    if seen.faces is None:
+        feed.push(render_background())
+        target = lambda: session.armed  # noqa: E731
+    else:
+        _scene_seed[0] += 1
+        image, _ = render_scene(_scene_seed[0], setup=0,
+                                faces=(seen.faces[0].value, seen.faces[1].value))
+        feed.push(image)
+        before = (session.state, session.phase)
+        target = lambda: (session.state, session.phase) != before  # noqa: E731
+    end = time.monotonic() + 5.0
+    while not target() and time.monotonic() < end:
+        service.step(timeout=0.05)
+    if seen.faces is not None and not target():
+        feed.push(render_background())  # unreadable: pick the dice up and roll again
 
 
 def _solitaire(service: Any, variant_name: str) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import sys
 
 from firmware.rules.dice import Roll
 from firmware.rules.herd import Herd
@@ -33,6 +35,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_settle)
 
+    p = sub.add_parser("simulate", help="play many simulated games and report turns to win")
+    _add_variant(p)
+    p.add_argument("--strategy", default="advisor", metavar="S",
+                   help="naive, greedy, hoard or advisor (default: advisor); with several "
+                        "players a comma list gives one per seat")
+    p.add_argument("--players", type=int, default=1, metavar="N", help="farms at the table (default 1)")
+    p.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
+    p.add_argument("--seed", type=int, metavar="N", help="random seed (default: a fresh one, reported)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("advise", help="the best exchange for a farm, and why")
+    p.add_argument("herd", metavar="HERD", help="the farm, e.g. rabbit=14,sheep=2")
+    p.add_argument("--stock", metavar="HERD",
+                   help="main herd (default: the full set minus this farm, as in solitaire)")
+    _add_variant(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_advise)
+
 
 def _parse_herd(text: str, what: str) -> Herd:
     try:
@@ -51,7 +72,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
                "stock": stock.as_dict() if stock else "endless", **result.as_dict()}
         print(json.dumps(out))
         return 0
-    print(f"farm {farm or '(empty)'} ({farm.value} rabbits), {rules.name} rules, "
+    print(f"farm {str(farm) or '(empty)'} ({farm.value} rabbits), {rules.name} rules, "
           f"{'endless herd' if stock is None else 'herd ' + str(stock)}")
     print(f"expected gain per roll: {result.expected_gain} = {float(result.expected_gain):.3f} rabbits")
     print(f"chance of losing something: {result.loss} = {float(result.loss):.1%}")
@@ -81,9 +102,122 @@ def cmd_settle(args: argparse.Namespace) -> int:
             "winner": result.won,
         }))
         return 0
-    print(f"roll {roll}: {farm or '(empty)'} -> {result.farm or '(empty)'}")
+    print(f"roll {roll}: {str(farm) or '(empty)'} -> {str(result.farm) or '(empty)'}")
     for e in result.events:
         print(f"  {e}")
     if result.won:
         print("  the farm is complete: winner!")
+    return 0
+
+
+def _strategies(text: str, players: int) -> list:
+    from firmware.rules.strategies import strategy
+
+    names = [n.strip() for n in text.split(",")]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"--strategy lists {len(names)} strategies for {players} players")
+    return [strategy(n) for n in names]
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from firmware.rules.simulate import simulate_solitaire, simulate_table
+
+    rules = variant(args.variant)
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, not {args.games}")
+    if not rules.min_players <= args.players <= rules.max_players:
+        raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
+                         f"not {args.players}")
+    strategies = _strategies(args.strategy, args.players)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    for s in strategies:
+        if s.name == "advisor":
+            s.model_for(rules)  # load (or solve once) before the clock starts
+    with tqdm(total=args.games, unit="game", file=sys.stderr, leave=False,
+              mininterval=0.25, disable=None) as bar:
+        if args.players == 1:
+            result = simulate_solitaire(strategies[0], args.games, rules, rng, progress=bar.update)
+        else:
+            result = simulate_table(strategies, args.games, rules, rng, progress=bar.update)
+    out = {**result.as_dict(), "seed": seed}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{out['games']} {rules.name} games, {args.players} player(s), seed {seed}: "
+          f"mean {out['mean_turns']:.2f} turns, median {out['median_turns']:g} "
+          f"({out['games_per_second']:,.0f} games/s)")
+    if args.players > 1:
+        print("wins per seat: " + ", ".join(
+            f"{i + 1} {name} {rate:.1%}" for i, (name, rate) in
+            enumerate(zip(out["strategies"], out["win_rate_per_seat"]))))
+    return 0
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    from firmware.rules.odds import expected_gain
+    from firmware.rules.solitaire import model_for
+    from firmware.rules.strategies import Advisor
+    from firmware.rules.superfarmer import apply_exchange
+
+    rules = variant(args.variant)
+    farm = _parse_herd(args.herd, "HERD")
+    if args.stock is not None:
+        stock = _parse_herd(args.stock, "--stock")
+        rules.stock_for(farm + stock)
+    else:
+        stock = rules.stock_for(farm)
+    if farm.is_complete():
+        raise ValueError(f"the farm {farm} is already complete: it has won")
+    model = model_for(rules)
+    ex = Advisor(model).choose(farm, stock, rules)
+    after_farm, after_stock = apply_exchange(farm, stock, ex) if ex else (farm, stock)
+    wins_now = after_farm.is_complete()
+
+    def turns(f):
+        return 1.0 if f.is_complete() else model.expected_turns_after(f)
+
+    keep, chosen = turns(farm), turns(after_farm)
+    gain_keep = expected_gain(farm, stock, rules)
+    gain_chosen = gain_keep if ex is None else (
+        expected_gain(after_farm, after_stock, rules) if not wins_now else None)
+    alternatives = []
+    for t, alt in model.options(farm, stock)[:4]:
+        alternatives.append({"exchange": str(alt) if alt else None, "expected_turns": round(t, 3)})
+    capped = any(n > c for n, c in zip(farm.counts, model.caps))
+    out = {
+        "herd": farm.as_dict(), "variant": rules.name, "stock": stock.as_dict(),
+        "exchange": ex.as_dict() if ex else None,
+        "exchange_text": str(ex) if ex else None,
+        "wins_now": wins_now,
+        "expected_turns": {"no_exchange": round(keep, 3), "recommended": round(chosen, 3)},
+        "expected_turns_saved": round(keep - chosen, 3),
+        "expected_gain": {"no_exchange": str(gain_keep),
+                          "recommended": str(gain_chosen) if gain_chosen is not None else None},
+        "alternatives": alternatives,
+        "model": {"caps": dict(zip([a for a in farm.as_dict()], model.caps)),
+                  "capped": capped},
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"farm {str(farm) or '(empty)'} ({farm.value} rabbits), {rules.name} rules")
+    if ex is None:
+        print("advice: no exchange, just roll")
+    elif wins_now:
+        print(f"advice: exchange {ex} -- the farm is complete: you win this turn")
+    else:
+        print(f"advice: exchange {ex}")
+    print(f"expected turns to win, counting this one: {chosen:.2f}"
+          + (f" (without it {keep:.2f}, {keep - chosen:.2f} saved)" if ex else ""))
+    if gain_chosen is not None:
+        print(f"expected gain of this roll: {float(gain_chosen):.3f} rabbits"
+              + (f" (without the exchange {float(gain_keep):.3f})" if ex else ""))
+    if capped:
+        print("note: counts above the model's caps count as capped "
+              f"({', '.join(f'{k}<={v}' for k, v in out['model']['caps'].items())})")
     return 0

@@ -73,6 +73,13 @@ class Herd:
 
     # -- construction -------------------------------------------------
     @classmethod
+    def _trusted(cls, counts: tuple[int, ...]) -> "Herd":
+        """A herd from counts already known to be 7 ints >= 0 (skips the checks; hot paths)."""
+        herd = object.__new__(cls)
+        object.__setattr__(herd, "counts", counts)
+        return herd
+
+    @classmethod
     def of(cls, **counts: int) -> "Herd":
         """``Herd.of(rabbit=3, small_dog=1)``."""
         return cls.from_mapping(counts)
@@ -154,14 +161,14 @@ class Herd:
 
     # -- arithmetic ---------------------------------------------------
     def __add__(self, other: "Herd") -> "Herd":
-        return Herd(tuple(a + b for a, b in zip(self.counts, other.counts)))  # type: ignore[arg-type]
+        return Herd._trusted(tuple(a + b for a, b in zip(self.counts, other.counts)))
 
     def __sub__(self, other: "Herd") -> "Herd":
         counts = tuple(a - b for a, b in zip(self.counts, other.counts))
         if min(counts) < 0:
             short = [f"{a.key} ({-n} short)" for a, n in zip(ANIMALS, counts) if n < 0]
             raise InvalidHerd(f"not enough animals: {', '.join(short)}")
-        return Herd(counts)  # type: ignore[arg-type]
+        return Herd._trusted(counts)
 
     def replace(self, animal: Animal, count: int) -> "Herd":
         c = list(self.counts)

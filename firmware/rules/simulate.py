@@ -86,7 +86,7 @@ class SolitaireTable:
         e = self._entries.get(counts)
         if e is None:
             rules = self.rules
-            farm = Herd(counts)  # type: ignore[arg-type]
+            farm = Herd._trusted(counts)
             stock = rules.herd_sizes - farm
             ex = self.strategy.choose(farm, stock, rules)
             if ex is not None:
@@ -114,7 +114,7 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
                        table: SolitaireTable | None = None) -> SolitaireResult:
     """Play ``games`` solitaire games; each counts every turn until the farm is complete."""
     rng = rng or random.Random()
-    table = table or SolitaireTable(strategy, rules)
+    table = SolitaireTable(strategy, rules) if table is None else table
     rnd = rng.random
     entries = table._entries
     get_entry = table.entry
@@ -235,8 +235,9 @@ def simulate_table(strategies: Sequence[Strategy], games: int = 1000, rules: Rul
                 table = memo[seat]
                 e = table.get(key)
                 if e is None:
-                    f, s = Herd(farm), Herd(stock)  # type: ignore[arg-type]
-                    others = [Herd(x) for i, x in enumerate(farms) if i != seat]  # type: ignore[arg-type]
+                    # Counts come from valid herds, so skip re-validating them.
+                    f, s = Herd._trusted(farm), Herd._trusted(stock)
+                    others = [Herd._trusted(x) for i, x in enumerate(farms) if i != seat]
                     ex = strategies[seat].choose(f, s, rules, others)
                     if ex is not None:
                         f, s = apply_exchange(f, s, ex)

@@ -117,20 +117,22 @@ class Greedy:
 
 
 class Hoard:
-    """Hoard rabbits, then buy dogs, then the horse, then fill the gaps.
+    """Hoard rabbits, then buy dogs, then the horse as the winning move.
 
     In the spirit of the best published student strategies: rabbits breed
     fastest, so keep them until a small dog can guard them; a big dog guards the
-    rest; a horse is never lost, and with one in hand the missing animals are
-    bought one by one.
+    rest (both are bought again after they are used); the missing sheep, pig and
+    cow are bought from surplus rabbits above a reserve; the horse, the dearest
+    animal, is bought last, by the exchange that completes the farm. The default
+    thresholds are the best of a small grid (see ``docs/rules.md``).
     """
 
     name = "hoard"
 
-    def __init__(self, small_dog_at: int = 12, big_dog_at: int = 48, horse_at: int = 84) -> None:
+    def __init__(self, small_dog_at: int = 10, big_dog_at: int = 66, reserve: int = 12) -> None:
         self.small_dog_at = small_dog_at
         self.big_dog_at = big_dog_at
-        self.horse_at = horse_at
+        self.keep = Herd((reserve, 1, 1, 1, 1, 0, 0))
 
     def choose(self, farm: Herd, stock: Herd, rules: Rules,
                others: Sequence[Herd] = ()) -> Exchange | None:
@@ -144,16 +146,9 @@ class Hoard:
             ex = buy(farm, stock, Animal.BIG_DOG)
             if ex is not None:
                 return ex
-        if not farm[Animal.HORSE]:
-            if livestock >= self.horse_at:
-                return buy(farm, stock, Animal.HORSE)
-            return None
-        keep = Herd((1, 1, 1, 1, 1, 0, 0))
-        for animal in (Animal.COW, Animal.PIG, Animal.SHEEP):
+        for animal in (Animal.SHEEP, Animal.PIG, Animal.COW):
             if not farm[animal]:
-                ex = buy(farm, stock, animal, keep=keep)
-                if ex is not None:
-                    return ex
+                return buy(farm, stock, animal, keep=self.keep)
         return None
 
 

@@ -152,6 +152,11 @@ class Settlement:
 # Settling a roll
 
 
+@lru_cache(maxsize=None)
+def _shown(roll: Roll) -> tuple[tuple[Animal, int], ...]:
+    return tuple(sorted(roll.shown().items()))
+
+
 def settle(farm: Herd, stock: Herd, roll: Roll, rules: Rules = CLASSIC) -> Settlement:
     """Settle ``roll`` for ``farm`` against the main herd ``stock``.
 
@@ -186,7 +191,7 @@ def settle(farm: Herd, stock: Herd, roll: Roll, rules: Rules = CLASSIC) -> Settl
                     f[animal] = 0
                     s[animal] += n
                     events.append(Event(EventKind.LOST_TO_WOLF, animal, n))
-    for animal, shown in sorted(roll.shown().items()):
+    for animal, shown in _shown(roll):
         due = (f[animal] + shown) // 2
         paid = min(due, s[animal])
         if paid:
@@ -195,10 +200,11 @@ def settle(farm: Herd, stock: Herd, roll: Roll, rules: Rules = CLASSIC) -> Settl
             events.append(Event(EventKind.BRED, animal, paid))
         if due > paid:
             events.append(Event(EventKind.CAPPED, animal, due - paid))
-    new_farm = Herd(tuple(f))  # type: ignore[arg-type]
+    # Counts only moved between two valid herds, never below zero: skip re-validation.
+    new_farm = Herd._trusted(tuple(f))
     if new_farm.is_complete():
         events.append(Event(EventKind.WON))
-    return Settlement(new_farm, Herd(tuple(s)), tuple(events))  # type: ignore[arg-type]
+    return Settlement(new_farm, Herd._trusted(tuple(s)), tuple(events))
 
 
 # ---------------------------------------------------------------------------

@@ -128,8 +128,11 @@ def trade(state: GameState, menu: Sequence[object], cursor: int, tr: Translate,
         x = herd_row(draw, 7, y, ex.gives)
         x = arrow(draw, x, y + 5)
         x = herd_row(draw, x, y, ex.takes)
-        if getattr(item, "advised", False):
-            draw_text(draw, (WIDTH - 3, y + 3), "*")
+        if getattr(item, "advised", False):  # the advisor's pick: a star at the right
+            if x <= WIDTH - SIZE:
+                draw_icon(draw, (WIDTH - SIZE, y), "star")
+            else:
+                draw_text(draw, (WIDTH - 3, y + 3), "*")
     hint(draw, tr("<> CHOOSE OK:TRADE BACK:NO"))
     return image
 

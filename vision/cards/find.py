@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 #: Detection runs on a frame shrunk to at most this width.
-WORK_W = 480
+WORK_W = 640
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def _quad(contour: np.ndarray) -> np.ndarray | None:
     # rounded or chipped corners: the best-fitting rectangle, if the outline is nearly one
     rect = cv2.minAreaRect(hull)
     w, h = rect[1]
-    if w * h > 0 and cv2.contourArea(hull) / (w * h) > 0.93:
+    if w * h > 0 and cv2.contourArea(hull) / (w * h) > 0.88:
         return cv2.boxPoints(rect).astype(np.float32)
     return None
 
@@ -103,6 +103,60 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return out
 
 
+def offset(quad: np.ndarray, d: float) -> np.ndarray:
+    """The quad with every side moved outward (d > 0) by ``d`` pixels along its normal."""
+    q = order_corners(quad).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        u = (b - a) / max(np.linalg.norm(b - a), 1e-9)
+        n = np.array([u[1], -u[0]])  # outward for clockwise corners in image coordinates
+        lines.append((a + n * d, u))
+    out = []
+    for i in range(4):
+        (p, u), (r, v) = lines[i - 1], lines[i]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-9:
+            return quad
+        t = np.linalg.solve(m, r - p)
+        out.append(p + t[0] * u)
+    return np.array(out, np.float32)
+
+
+def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """Move the sides outward to the card's own edge when ``quad`` is a frame printed inside
+    the card: the outermost offset, within a tenth of the short side, whose edge (the median
+    gradient across each side) is a local peak about as strong as the first one."""
+    quad = order_corners(quad)
+    d_sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    reach = int(0.10 * float(d_sides.min()))
+    if reach < 2:
+        return quad
+    step = offset(quad, 1.0) - quad                       # corners move linearly with d
+    ds = np.arange(0, reach + 2, dtype=np.float32)
+    corners = quad[None] + ds[:, None, None] * step[None]  # (D, 4, 2)
+    a = corners
+    b = np.roll(corners, -1, axis=1)
+    u = b - a
+    u /= np.maximum(np.linalg.norm(u, axis=2, keepdims=True), 1e-9)
+    nrm = np.stack([u[..., 1], -u[..., 0]], axis=2)        # (D, 4, 2)
+    t = np.linspace(0.12, 0.88, 16, dtype=np.float32)
+    pts = a[:, :, None, :] + t[None, None, :, None] * (b - a)[:, :, None, :]  # (D, 4, T, 2)
+    h, w = gx.shape
+    xi = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    g = np.abs(gx[yi, xi] * nrm[:, :, None, 0] + gy[yi, xi] * nrm[:, :, None, 1])
+    strengths = np.median(g, axis=2).mean(axis=1)          # (D,)
+    base = max(float(strengths[0]), float(strengths[1]))
+    best = 0
+    for d in range(2, reach + 1):
+        s = float(strengths[d])
+        if s >= 0.55 * base and s >= strengths[d - 1] and s >= strengths[d + 1] \
+                and float(strengths[1:d].min()) < 0.7 * s:
+            best = d
+    return order_corners(quad + best * step) if best else quad
+
+
 def _grow(quad: np.ndarray, px: float) -> np.ndarray:
     """Move every side outward by ``px`` (undo the width of an edge line)."""
     c = quad.mean(axis=0)
@@ -129,10 +183,14 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
     cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out.extend((c, 1.5, 0.9) for c in contours)
+    # and uncut: a card's thin margin survives (touching cards merge here, the cut ones don't)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out.extend((c, 0.0, 0.9) for c in contours)
     return out
 
 
-def _square_enough(q: np.ndarray, tolerance: float = 22.0) -> bool:
+def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
     above)."""
     for i in range(4):
@@ -153,6 +211,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     frame_area = gray.shape[0] * gray.shape[1]
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     found: list[tuple[float, np.ndarray, np.ndarray, float]] = []
     for contour, grow, base in _candidates(gray):
         area = cv2.contourArea(contour)
@@ -166,28 +226,46 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if qa <= 0 or area / qa < 0.82 or not _square_enough(quad, 30.0):
             continue
         found.append((qa * base, quad, contour, grow))
-    # two cards touching along a side can make one bigger quad: drop outliers in area
-    if len(found) >= 4:
-        med = float(np.median([cv2.contourArea(f[1]) for f in found]))
-        found = [f for f in found if cv2.contourArea(f[1]) < 1.6 * med]
-    # keep the largest of nested or repeated outlines
     found.sort(key=lambda t: -t[0])
-    kept: list[np.ndarray] = []
-    for _, q, contour, grow in found:
-        c = q.mean(axis=0)
-        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
-               for k in kept):
-            continue
-        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(k.mean(0)[0]), float(k.mean(0)[1])), False) >= 0
-               for k in kept):
-            continue
-        q = order_corners(_grow(_refine(q, contour), grow))
-        ratio = side_ratio(q)
-        if not _square_enough(q) or not options.min_ratio <= ratio <= options.max_ratio:
-            continue
-        if options.ratio is not None and abs(ratio - options.ratio) > options.ratio_tolerance:
-            continue
-        if cv2.contourArea(q) < options.min_area * frame_area:
-            continue
-        kept.append(q)
+    refined: dict[int, np.ndarray | None] = {}
+
+    def final(i: int) -> np.ndarray | None:
+        if i not in refined:
+            _, q, contour, grow = found[i]
+            q = snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
+            ratio = side_ratio(q)
+            ok = (_square_enough(q) and options.min_ratio <= ratio <= options.max_ratio
+                  and cv2.contourArea(q) >= options.min_area * frame_area
+                  and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance))
+            refined[i] = q if ok else None
+        return refined[i]
+
+    banned: set[int] = set()
+    for _ in range(3):
+        # keep the largest of nested or repeated outlines
+        kept_i: list[int] = []
+        kept: list[np.ndarray] = []
+        for i, (_, q, _, _) in enumerate(found):
+            if i in banned:
+                continue
+            c = q.mean(axis=0)
+            if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
+                   for k in kept):
+                continue
+            if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(k.mean(0)[0]), float(k.mean(0)[1])), False) >= 0
+                   for k in kept):
+                continue
+            fq = final(i)
+            if fq is None:
+                continue
+            kept_i.append(i)
+            kept.append(fq)
+        # two cards touching along a side can make one bigger quad: drop it, look again
+        if len(kept) < 3:
+            break
+        areas = np.array([cv2.contourArea(k) for k in kept])
+        big = {i for i, a in zip(kept_i, areas) if a > 1.65 * np.median(areas)}
+        if not big:
+            break
+        banned |= big
     return [k / scale for k in kept]

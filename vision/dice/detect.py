@@ -10,7 +10,7 @@ import numpy as np
 from vision.dice.colour import balance_gains, balanced, classify
 
 #: Width of the working image used to find the dice.
-WORK_WIDTH = 240
+WORK_WIDTH = 320
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
     A die's colour often shows only as a ring around each face's picture, so nearby pieces are
     joined (a dilation of about a fifth of a die's radius) before picking the largest.
     """
-    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _KERNEL)
+    m = mask.astype(np.uint8)  # no opening: a die's colour may be only thin rings
     r = max(1, int(round(0.2 * np.sqrt(min_area / np.pi) * scale)))
     joined = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)

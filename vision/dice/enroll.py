@@ -193,8 +193,10 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
             core = body & (np.abs(chroma - centre).sum(axis=2) < 0.4 * spread)
             if not core.any():
                 raise ValueError(f"sample {name}: the die has no colour of its own against the table")
+        # pictures: what is clearly not the die's colour (a buffer keeps its shades out)
+        pictures = hull.astype(bool) & (np.abs(chroma - centre).sum(axis=2) > 0.8 * spread)
         body = core
-        masks.append((body, hull.astype(bool)))
+        masks.append((body, pictures))
         colours.append(centre)
 
     # 2. which photos show the green die: two colour groups, named by the faces only one die has
@@ -218,10 +220,10 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # pass for the other die's colour), whichever is denser
     counts = np.zeros((4, BINS, BINS), np.float32)
     counts[0] += histogram(bg, np.ones(bg.shape[:2], bool))
-    for small, (body, hull), d in zip(smalls, masks, die_of):
-        ring = cv2.dilate(hull.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    for small, (body, pictures), d in zip(smalls, masks, die_of):
+        ring = cv2.dilate((body | pictures).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         counts[0] += histogram(small, ~ring) * 0.1
-        counts[1] += histogram(small, hull & ~body)
+        counts[1] += histogram(small, pictures)
         counts[2 + d] += histogram(small, body)
     dens = [density(c) for c in counts]
     densities = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
@@ -325,8 +327,8 @@ def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> f
 
 
 #: Bounds of the learned thresholds (a handful of samples is a noisy estimate).
-SCORE_RANGE = (0.30, 0.60)
-MARGIN_RANGE = (0.04, 0.10)
+SCORE_RANGE = (0.50, 0.60)
+MARGIN_RANGE = (0.06, 0.12)
 
 
 def calibrate(tops: np.ndarray, margins: np.ndarray) -> tuple[float, float]:
@@ -334,7 +336,7 @@ def calibrate(tops: np.ndarray, margins: np.ndarray) -> tuple[float, float]:
     correct score, and a margin that the correct faces clear."""
     if len(tops) == 0:
         return 0.45, 0.08
-    min_score = float(np.clip(np.percentile(tops, 10) - 0.2, *SCORE_RANGE))
+    min_score = float(np.clip(np.percentile(tops, 10) - 0.25, *SCORE_RANGE))
     min_margin = float(np.clip(0.3 * np.percentile(margins, 10), *MARGIN_RANGE))
     return min_score, min_margin
 

@@ -29,6 +29,10 @@ def _grid(reach: float, step: float) -> np.ndarray:
 COARSE = _grid(0.24, 0.08)
 FINE = _grid(0.04, 0.04)
 
+#: A flat die's top face is found this close to where perspective puts it (in die radii); a die
+#: leaning on an edge shows its best-matching picture further out, on a tilted face.
+MAX_OFFSET = 0.18
+
 #: A die this much less sharp than at enrollment is moving.
 MOTION_SHARPNESS = 0.6
 #: A silhouette this elongated is smeared by motion.
@@ -53,6 +57,7 @@ class FaceScores:
     """Best correlation of one die's top face with each enrolled face."""
 
     scores: dict[str, float]
+    offset: float = 0.0  # how far the best-matching disc sits from the predicted centre, in die radii
 
     @property
     def ranked(self) -> list[tuple[str, float]]:
@@ -111,7 +116,9 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius,
                                                       COARSE[q] + FINE, disc)), bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
-    return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)})
+    spot = (COARSE[q] + FINE)[int(np.argmax(fine.max(axis=1)))]
+    return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)},
+                      float(np.hypot(*spot)))
 
 
 def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
@@ -153,10 +160,11 @@ class DiceReader:
             if (blob.elongation > MOTION_ELONGATION
                     or sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness):
                 return DiceReading(None, 0.0, "motion")
-            face, score, margin = score_faces(m, frame, gains, blob, die).best
+            scores = score_faces(m, frame, gains, blob, die)
+            face, score, margin = scores.best
             conf = _die_confidence(m, score, margin)
-            if score < m.min_score:
-                return DiceReading(None, conf, "die tilted")
+            if score < m.min_score or scores.offset > MAX_OFFSET:
+                return DiceReading(None, min(conf, 0.4), "die tilted")
             if blob.area > 1.6 * expected:
                 return DiceReading(None, conf, "unsure")
             faces.append(face)

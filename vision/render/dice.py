@@ -269,6 +269,12 @@ class DiePose:
     def face(self) -> str:
         return LAYOUT[self.die][self.face_index]
 
+    def top_centre(self, cam: "Camera") -> list[float]:
+        """Image position of the centre of the face facing the camera."""
+        verts, normals = self.world()
+        k = int(np.argmax(normals[:, 2]))
+        return [float(v) for v in cam.project(verts[FACE_VERTS[k]].mean(0, keepdims=True))[0]]
+
     def world(self) -> tuple[np.ndarray, np.ndarray]:
         """World vertices and world face normals."""
         rot = _rotation(np.array([0, 0, 1.0]), self.yaw) @ _face_up(self.face_index)
@@ -423,9 +429,8 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
     readable = hidden is None and tilted is None and not motion
     truth = {
         "faces": (poses[0].face, poses[1].face) if readable else None,
-        "dice": {p.die: {"face": p.face, "centre": [float(v) for v in
-                                                   setup.camera.project(np.array([[p.x, p.y, 0.0]]))[0]],
-                         "tilted": bool(p.tilt)} for p in poses},
+        "dice": {p.die: {"face": p.face, "top": p.top_centre(setup.camera), "tilted": bool(p.tilt)}
+                 for p in poses},
         "hidden": hidden, "tilted": tilted, "motion": motion,
     }
     return image, truth

@@ -1,0 +1,196 @@
+"""Figures for the box's service: start to READY, RSS after 10,000 turns, press-to-screen latency,
+and kill -9 power cuts.
+
+    .venv/bin/python bench/bench_service.py [--turns 10000] [--starts 5] [--presses 300] [--kills 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from firmware.config import load_config  # noqa: E402
+from firmware.journal import Journal  # noqa: E402
+from firmware.rules.superfarmer import CLASSIC  # noqa: E402
+from firmware.service import Press, Service  # noqa: E402
+from firmware.session.advice import prepare  # noqa: E402
+from firmware.session.bot import Bot  # noqa: E402
+from firmware.session.superfarmer import Phase  # noqa: E402
+from hw import open_hardware  # noqa: E402
+from hw.pins import simulated_pins  # noqa: E402
+
+
+class _Quiet:
+    def notify(self, message: str) -> None:
+        pass
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def write_config(folder: Path, journal: Path) -> Path:
+    path = folder / "farmbox.toml"
+    path.write_text(f'[hardware]\nsimulated = true\n[display]\ndriver = "dummy"\n'
+                    f'[journal]\ndir = "{journal}"\n')
+    return path
+
+
+def bench_ready(starts: int, records: int) -> None:
+    """Wall time from process start to READY=1 on a NOTIFY_SOCKET."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        config = write_config(tmp, tmp / "journal")
+        if records:
+            subprocess.run([sys.executable, "-m", "firmware.service", "--config", str(config),
+                            "--autoplay", "1", "--turns", str(records)], cwd=ROOT, check=True,
+                           capture_output=True)
+        times = []
+        for _ in range(starts):
+            sock_path = str(tmp / "notify.sock")
+            if os.path.exists(sock_path):
+                os.unlink(sock_path)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            sock.bind(sock_path)
+            sock.settimeout(60)
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "firmware.service", "--config",
+                                     str(config)], cwd=ROOT, stderr=subprocess.DEVNULL,
+                                    env=dict(os.environ, NOTIFY_SOCKET=sock_path))
+            while "READY=1" not in sock.recv(4096).decode().split("\n"):
+                pass
+            times.append((time.perf_counter() - t0) * 1000)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+            sock.close()
+        n = Journal(tmp / "journal").open().seq
+        print(f"start to READY ({n} journal records): median {statistics.median(times):.0f} ms, "
+              f"min {min(times):.0f} ms over {starts} starts")
+
+
+def bench_turns(turns: int) -> None:
+    """Play games back to back (bot events into the service inbox) and report RSS."""
+    with tempfile.TemporaryDirectory() as tmp, simulated_pins():
+        config = load_config().with_overrides(
+            hardware={"simulated": True}, display={"driver": "dummy"},
+            journal={"dir": tmp}, camera={"source": "none"})
+        hw = open_hardware(config)
+        service = Service(config, hardware=hw, notifier=_Quiet())
+        session = service.start()
+        prepare(CLASSIC, wait=True)
+        bot = Bot(1, camera=True, strategy="advisor")
+        before = rss_mb()
+        t0 = time.perf_counter()
+        played = games = 0
+        done_before = 0
+        while played < turns:
+            move = bot.next_input(session, service.journal.seq)
+            if move is None:  # game over: new game on the buttons
+                games += 1
+                done_before += sum(session.state.turns)
+                bot = Bot(games + 1, camera=True, strategy="advisor")
+                for _ in range(3 if session.phase is Phase.WINNER else 1):
+                    service.inbox.put(Press("ok"))
+                    service.drain()
+                continue
+            service.inbox.put(Press(move[1], move[0]) if isinstance(move, tuple) else move)
+            service.drain()
+            played = done_before + sum(session.state.turns)
+        elapsed = time.perf_counter() - t0
+        print(f"{played} turns ({games} games) in {elapsed:.1f} s "
+              f"({elapsed / played * 1000:.2f} ms/turn incl. fsync); RSS {before:.1f} MB at start, "
+              f"{rss_mb():.1f} MB after (goal < 120 MB, no camera)")
+        service.close()
+        hw.close()
+
+
+def bench_latency(presses: int, driver: str) -> None:
+    """GPIO edge (mock pin) to the frame handed to the display driver."""
+    from hw.display import fake_serial
+
+    with tempfile.TemporaryDirectory() as tmp, simulated_pins() as pins:
+        config = load_config().with_overrides(
+            hardware={"simulated": True}, display={"driver": driver},
+            journal={"dir": tmp}, camera={"source": "none"}, buttons={"debounce_ms": 1})
+        hw = open_hardware(config, serial=fake_serial() if driver == "ssd1306" else None)
+        service = Service(config, hardware=hw, notifier=_Quiet())
+        service.start()
+        for i in range(presses):
+            pin = pins.pin(config.buttons.prev)  # farm <-> main herd, a new frame each time
+            pin.drive_low()
+            time.sleep(0.0015)
+            pin.drive_high()
+            service.step(timeout=1.0)
+            service.drain()
+        lat = sorted(service.latencies_ns)
+        ms = [x / 1e6 for x in lat]
+        print(f"button press to screen update ({driver}): median {statistics.median(ms):.2f} ms, "
+              f"p95 {ms[int(len(ms) * 0.95) - 1]:.2f} ms, max {ms[-1]:.2f} ms over {len(ms)} presses")
+        service.close()
+        hw.close()
+
+
+def bench_kills(kills: int) -> None:
+    """kill -9 at random moments of an autoplayed game; the journal must never lose an ack."""
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        config = write_config(tmp, tmp / "journal")
+        acked = torn = 0
+        for _ in range(kills):
+            proc = subprocess.Popen([sys.executable, "-m", "firmware.service", "--config",
+                                     str(config), "--autoplay", "5", "--undo-every", "17",
+                                     "--ack"], cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            for _ in range(rng.randint(1, 6)):
+                line = proc.stdout.readline()
+                if line.startswith("ack "):
+                    acked = int(line.split()[1])
+                elif not line or line.startswith("done"):
+                    break
+            time.sleep(rng.random() * 0.005)
+            proc.kill()
+            proc.wait()
+            proc.stdout.close()
+            replay = Journal(tmp / "journal").open()
+            torn += replay.dropped
+            if replay.seq < acked:
+                raise SystemExit(f"LOST: acknowledged record {acked}, journal ends at {replay.seq}")
+            if replay.timeline is not None and replay.timeline.state.over:
+                (tmp / "journal" / "superfarmer.jsonl").unlink()  # next game
+                acked = 0
+        print(f"kill -9 x{kills}: no acknowledged record lost, {torn} torn tail(s) repaired")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--presses", type=int, default=300)
+    parser.add_argument("--kills", type=int, default=50)
+    args = parser.parse_args()
+    bench_ready(args.starts, 0)
+    bench_ready(args.starts, 400)
+    bench_latency(args.presses, "dummy")
+    bench_latency(args.presses, "ssd1306")
+    bench_turns(args.turns)
+    bench_kills(args.kills)
+
+
+if __name__ == "__main__":
+    main()

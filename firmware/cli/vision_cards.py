@@ -1,0 +1,41 @@
+"""``farmbox vision enroll|read cards``: learn any deck, then find and name every card."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from vision.cards import CardReader, load_model, read_image, save_model
+from vision.cards import enroll as learn
+from vision.cards.read import IMAGE_SUFFIXES
+
+
+def enroll(samples: Path, model: Path) -> int:
+    """Learn from SAMPLES/<card_id>/* and write the model file."""
+    if not Path(samples).is_dir():
+        raise OSError(f"no samples folder {samples}")
+    total = sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
+        m = learn(samples, progress=bar)
+    save_model(m, model)
+    print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "
+          f"unknown below similarity {m.min_similarity:.3f}")
+    print(f"model written to {model}")
+    return 0
+
+
+def read(model: Path, images: list[Path], as_json: bool) -> int:
+    """Print the cards in each image: one JSON object per image per line with --json."""
+    reader = CardReader(load_model(model))
+    for path in tqdm(images, desc="read cards", unit="img", file=sys.stderr,
+                     disable=None if len(images) > 1 else True):
+        cards = reader.read(read_image(path))
+        if as_json:
+            print(json.dumps({"image": str(path), "cards": [c.as_json() for c in cards]}), flush=True)
+        else:
+            names = ", ".join(f"{c.id or '?'} ({c.confidence:.2f})" for c in cards) or "no cards"
+            print(f"{path}: {len(cards)} cards: {names}", flush=True)
+    return 0

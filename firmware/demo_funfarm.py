@@ -1,0 +1,246 @@
+"""``farmbox demo funfarm``: a whole Fun Farm game refereed on simulated hardware, played by bots.
+
+Bots push the mock buzzer pins (gpiozero MockFactory) with human-like reaction times
+(lognormal, median ~430 ms, seeded), sometimes too early (a false start), sometimes when
+nothing is activated (a wrong buzz), sometimes in the same millisecond (a tie). The
+Farmer bot turns cards and rolls; with ``vision`` (default: when not ``fast``) each roll is
+a rendered frame of the two colour dice read by the real reader of :mod:`vision.colour_dice`
+(enrolled at start from rendered samples), and an unsure reading is corrected on the buttons,
+as a Farmer would. The turned card is reported to the referee from the seeded RNG (the card
+reader is not wired in yet). ``fast`` keeps the order of the pushes and the same-millisecond
+ties but not their real spacing: the race is replayed in a few ms of real time.
+
+Every OLED frame goes to the terminal (unless ``quiet``) and to an animated GIF.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware.cli import CommandError
+from firmware.config import load_config
+from firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
+from firmware.session.funfarm import CardsSeen, DiceSeen, Entry, FunFarmJournal, Referee
+
+#: Bot behaviour per round (probabilities) and reaction times (ms).
+FALSE_START = 0.03
+WRONG_BUZZ = 0.06
+MISSES = 0.15
+SAME_MS = 0.07
+REACTION_MEDIAN_MS = 430.0
+REACTION_SIGMA = 0.25
+MAX_ROUNDS = 300
+
+
+class ColourDiceEye:
+    """Rendered frames of the rolled dice, read by the real colour-dice reader."""
+
+    def __init__(self, workdir: Path, seed: int) -> None:
+        from vision import colour_dice as reader  # noqa: PLC0415 (cv2 is heavy)
+        from vision.render import colour_dice as render  # noqa: PLC0415
+
+        self._reader, self._render = reader, render
+        render.enrollment_samples(workdir / "colour-dice", per_colour=2, seed=seed)
+        self.model = reader.enroll(workdir / "colour-dice")
+        self._seed = seed * 7919
+
+    def look(self, roll: ColourRoll) -> DiceSeen:
+        self._seed += 1
+        frame = self._render.scene(self._seed, {"white": roll.white, "black": roll.black}).image
+        reading = self._reader.read_frame(self.model, frame)
+        return DiceSeen(reading.dice.get("black"), reading.dice.get("white"), reading.confidence)
+
+
+def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
+             vision: bool | None = None) -> int:
+    """Play one refereed game; print the winner and the GIF path; 0 on success."""
+    from PIL import Image  # noqa: PLC0415
+
+    from firmware.cli.device import _Tap, _write_gif  # noqa: PLC0415
+    from firmware.screens import frame_text  # noqa: PLC0415
+    from firmware.screens.funfarm import render  # noqa: PLC0415
+    from hw import open_hardware  # noqa: PLC0415
+    from hw.pins import simulated_pins  # noqa: PLC0415
+
+    if not 2 <= players <= 10:
+        raise CommandError(f"--players must be 2-10 for Fun Farm, got {players}")
+    if gif_path is not None and not gif_path.parent.resolve().is_dir():
+        raise CommandError(f"--gif: folder {gif_path.parent} does not exist")
+    vision = (not fast) if vision is None else vision
+    frames: list[Image.Image] = []
+    tty = sys.stdout.isatty() and not quiet
+
+    def on_frame(image: Image.Image) -> None:
+        frames.append(image.copy())
+        if not quiet:
+            sys.stdout.write(("\x1b[H" if tty else "") + frame_text(image) + "\n")
+            if not tty:
+                sys.stdout.write("-" * 128 + "\n")
+            sys.stdout.flush()
+        if not fast:
+            time.sleep(0.03)
+
+    workdir = Path(tempfile.mkdtemp(prefix="farmbox-funfarm-"))
+    config = load_config().with_overrides(
+        hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+        journal={"dir": str(workdir / "journal")},
+        game={"mode": "funfarm", "players": players},
+        buttons={"debounce_ms": 1, "hold_time": 0.3})
+    rng = random.Random(seed)
+    if tty:
+        sys.stdout.write("\x1b[2J")
+    try:
+        eye = _eye(workdir, seed) if vision else None
+        with simulated_pins():
+            hw = open_hardware(config)
+            hw.display = _Tap(hw.display, on_frame)
+            referee = Referee(hw, render, FunFarmJournal(config.journal.dir), players,
+                              FunFarmRules(), camera=True, rng=random.Random(seed))
+            try:
+                rounds = _play(referee, hw, config, rng, eye, fast)
+                state = referee.session.state
+            finally:
+                referee.close()
+                hw.close()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if gif_path is not None:
+        _write_gif(frames, gif_path)
+    w = state.winner if state.winner is not None else 0
+    where = f"; {len(frames)} frames saved to {gif_path}" if gif_path is not None else ""
+    print(f"player {w + 1} won with {state.scores[w]} cards after {rounds} rounds{where}")
+    return 0
+
+
+def _eye(workdir: Path, seed: int) -> ColourDiceEye | None:
+    try:
+        return ColourDiceEye(workdir, seed)
+    except ImportError as exc:  # the reader is optional for the demo
+        print(f"colour-dice reader unavailable ({exc}); rolls come from the seeded RNG",
+              file=sys.stderr)
+        return None
+
+
+def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
+          eye: ColourDiceEye | None, fast: bool) -> int:
+    session = referee.session
+    rules = session.rules
+    pins = {p: hw.pin_factory.pin(pin) for p, pin in enumerate(config.buttons.buzzers)}
+    nav = {name: getattr(config.buttons, name) for name in ("prev", "next", "ok", "back")}
+    rounds = 0
+
+    def tap(name: str) -> None:
+        hw.buttons.tap(name)
+        _settle(referee)
+
+    while not session.state.over and rounds < MAX_ROUNDS:
+        s = session.state
+        if s.phase in (Phase.DRAW, Phase.CATCH):
+            if s.draw_pile:  # the Farmer turns the next card; the camera sees the circle
+                card = rules.deck.cards[rng.choice(sorted(s.draw_pile))].id
+                ids = tuple(rules.deck.cards[c].id for c in s.circle) + (card,)
+                referee.inbox.put((CardsSeen(ids), time.monotonic_ns()))
+                _settle(referee)
+            else:
+                tap("farmer")  # no card left: the Farmer closes the round
+                continue
+            rounds += 1
+            _pause(fast, 0.25)
+        if session.state.phase is not Phase.ROLL:
+            continue
+        _push(pins, [p for p in session.state.contenders if rng.random() < FALSE_START],
+              fast, referee)
+        roll = random_roll(rules, rng)
+        referee.inbox.put((DiceSeen(None, None), time.monotonic_ns()))  # the dice tumble
+        seen = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
+        race = _reactions(session.state, rules, roll, rng)
+        lead_ms = race[0][0] if race and fast else 0.0
+        referee.inbox.put((seen, time.monotonic_ns() - int(lead_ms * 1e6)))
+        _settle(referee)
+        if session.entry in (Entry.BLACK, Entry.WHITE):  # the reader was unsure: fix by hand
+            _enter_roll(session, roll, tap)
+        if session.state.phase is not Phase.CATCH:
+            continue
+        _race(pins, race, fast, referee)
+        _pause(fast, 0.45)
+    del nav
+    return rounds
+
+
+def _reactions(state: Any, rules: FunFarmRules, roll: ColourRoll,
+               rng: random.Random) -> list[tuple[float, int]]:
+    """(ms after the roll is read, player) for every bot that buzzes, earliest first."""
+    active = any(rules.activates(c, roll) for c in state.circle)
+    out = []
+    for p in state.contenders:
+        if active and rng.random() >= MISSES:
+            ms = REACTION_MEDIAN_MS * math.exp(rng.gauss(0, REACTION_SIGMA))
+        elif not active and rng.random() < WRONG_BUZZ:
+            ms = 1.4 * REACTION_MEDIAN_MS * math.exp(rng.gauss(0, REACTION_SIGMA))
+        else:
+            continue
+        out.append((round(ms, 3), p))
+    out.sort()
+    if len(out) >= 2 and rng.random() < SAME_MS:  # two hands on the same millisecond
+        out[1] = (out[0][0], out[1][1])
+    return out
+
+
+def _race(pins: dict[int, Any], race: list[tuple[float, int]], fast: bool,
+          referee: Referee) -> None:
+    """Push the buzzers in order; pushes of the same millisecond back to back."""
+    start = time.monotonic()
+    last_ms: int | None = None
+    for ms, p in race:
+        if fast:
+            if last_ms is not None and int(ms) != last_ms:
+                time.sleep(0.0025)
+        else:
+            wait = start + ms / 1000 - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+        pins[p].drive_low()
+        last_ms = int(ms)
+    time.sleep(0.003)
+    for _, p in race:
+        pins[p].drive_high()
+    _settle(referee)
+
+
+def _push(pins: dict[int, Any], players: list[int], fast: bool, referee: Referee) -> None:
+    """False starts: these players push before the dice are read."""
+    if players:
+        _race(pins, [(float(i * 40), p) for i, p in enumerate(players)], fast, referee)
+
+
+def _enter_roll(session: Any, roll: ColourRoll, tap: Any) -> None:
+    deck = session.rules.deck
+    for entry, faces, want in ((Entry.BLACK, deck.black_faces, roll.black),
+                               (Entry.WHITE, deck.white_faces, roll.white)):
+        if session.entry is not entry:
+            return
+        for _ in range(len(faces)):
+            if faces[session.black if entry is Entry.BLACK else session.white] == want:
+                break
+            tap("next")
+        tap("ok")
+
+
+def _settle(referee: Referee) -> None:
+    """Let the referee handle everything queued (button callbacks are synchronous on mock
+    pins; the race window needs a few ms)."""
+    time.sleep(0.006)
+    while referee.step(timeout=0.004):
+        pass
+
+
+def _pause(fast: bool, seconds: float) -> None:
+    if not fast:
+        time.sleep(seconds)

@@ -1,0 +1,76 @@
+"""Card game screens: pixel for pixel against the reference PNGs, texts, icons.
+
+Regenerate the references after an intended change with
+``python -m firmware.screens.cardgame_gallery``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from firmware.i18n import LANGUAGES, LOCALEDIR
+from firmware.i18n.compile import parse_po
+from firmware.screens.cardgame import render, translator
+from firmware.screens.cardgame_gallery import all_screens
+from firmware.screens.cardgame_icons import CARD_ICONS, card_icon_mask
+from firmware.screens.font import GLYPHS
+from firmware.session.cardgame import Scorekeeper, Setup
+
+REFERENCE = Path(__file__).parent / "reference"
+SCREENS = all_screens()
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_reference(name):
+    image = SCREENS[name]
+    assert image.mode == "1" and image.size == (128, 64)
+    ref = Image.open(REFERENCE / f"{name}.png").convert("1")
+    diff = ImageChops.difference(image.convert("L"), ref.convert("L")).getbbox()
+    assert diff is None, f"{name} differs from its reference in box {diff}"
+
+
+def test_every_reference_has_a_screen():
+    assert {p.stem for p in REFERENCE.glob("*.png")} == set(SCREENS)
+
+
+def test_languages_differ_in_texts_not_in_numbers():
+    assert SCREENS["en_cards"].tobytes() != SCREENS["pl_cards"].tobytes()
+    box = (0, 11, 128, 40)  # the big icon and the big number
+    assert SCREENS["en_cards"].crop(box).tobytes() == SCREENS["pl_cards"].crop(box).tobytes()
+
+
+def catalog(lang):
+    return parse_po((LOCALEDIR / lang / "LC_MESSAGES" / "cardgame.po").read_text("utf-8"))
+
+
+def test_catalogs_have_the_same_texts_and_every_glyph():
+    en, pl = catalog("en"), catalog("pl")
+    assert set(en) == set(pl) and len(en) > 40
+    for lang in LANGUAGES:
+        for key, text in catalog(lang).items():
+            if key:
+                assert text, f"{lang}: {key!r} untranslated"
+                missing = {c for c in text.upper() if c not in GLYPHS}
+                assert not missing, f"{lang}: no glyph for {missing} in {text!r}"
+                assert text.count("%d") == key.count("%d"), f"{lang}: {key!r} -> {text!r}"
+    assert translator("pl")("WINNER") == "ZWYCIĘZCA" and translator("en")("WINNER") == "WINNER"
+    with pytest.raises(ValueError, match="unknown language"):
+        translator("de")
+
+
+def test_own_icons_are_distinct_and_drawn():
+    masks = {name: card_icon_mask(name).tobytes() for name in CARD_ICONS}
+    assert len(set(masks.values())) == len(masks) >= 6
+    for name in ("chicken", "cat", "cabbage", "water", "dog"):
+        lit = card_icon_mask(name).convert("L").histogram()[255]
+        assert 20 < lit < 110, name
+    assert card_icon_mask("rabbit").size == (12, 12)  # the dice game's animals are reused
+    with pytest.raises(KeyError):
+        card_icon_mask("unicorn")
+
+
+def test_a_new_box_shows_the_setup():
+    assert render(Scorekeeper(Setup(players=4))).tobytes() == SCREENS["en_setup_players"].tobytes()

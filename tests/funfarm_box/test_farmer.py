@@ -1,0 +1,94 @@
+"""The Farmer's button: manual card and dice entry, unsure readings, ending rounds; the demo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware.cli import CommandError
+from firmware.demo_funfarm import run_demo
+from firmware.rules.funfarm import Phase
+from firmware.session.funfarm import DiceSeen, Entry
+
+from .conftest import open_table
+
+
+def _actions(journal_dir: Path) -> list[dict]:
+    return [json.loads(x)["action"] for x in
+            (journal_dir / "funfarm.jsonl").read_text().splitlines()]
+
+
+def test_one_button_fallback_card_and_dice(tmp_path, pins):
+    """No camera: the Farmer's button alone enters the card (tap = next, hold = pick) and
+    both dice."""
+    t = open_table(tmp_path / "j", 2, camera=False)
+    try:
+        s = t.session
+        t.button("farmer")
+        assert s.entry is Entry.CARD
+        t.button("farmer")
+        t.button("farmer")
+        want = s.entry_cards[2]
+        t.hw.buttons.hold("farmer")
+        t.settle()
+        assert s.state.circle == (want,) and s.state.phase is Phase.ROLL
+        t.button("farmer")
+        assert s.entry is Entry.BLACK
+        t.button("farmer")  # black: the second colour
+        t.hw.buttons.hold("farmer")
+        t.settle()
+        assert s.entry is Entry.WHITE
+        t.hw.buttons.hold("farmer")  # white: the first colour
+        t.settle()
+        faces = s.rules.deck
+        assert s.state.roll is not None
+        assert (s.state.roll.black, s.state.roll.white) == (faces.black_faces[1],
+                                                            faces.white_faces[0])
+        acts = _actions(t.journal_dir)
+        assert acts[-2]["source"] == acts[-1]["source"] == "buttons"
+        assert acts[-2]["card"] == faces.cards[want].id
+        t.button("farmer")  # ends the round
+        assert s.state.phase is Phase.DRAW and _actions(t.journal_dir)[-1]["action"] == "end_round"
+    finally:
+        t.referee.close()
+        t.hw.close()
+
+
+def test_unsure_reading_is_confirmed_on_the_buttons(table):
+    s = table.session
+    table.turn(s.rules.deck.cards[s.state.draw_pile[0]].id)
+    table.referee.inbox.put((DiceSeen(None, None), 0))
+    table.referee.inbox.put((DiceSeen("blue", "red", 0.5), 0))
+    table.settle()
+    assert s.entry is Entry.BLACK and s.state.phase is Phase.ROLL
+    table.button("ok")
+    table.button("ok")
+    assert (s.state.roll.black, s.state.roll.white) == ("blue", "red")
+
+
+def test_a_card_the_camera_sees_twice_is_drawn_once(table):
+    s = table.session
+    card = s.rules.deck.cards[s.state.draw_pile[0]].id
+    table.turn(card)
+    table.turn(card)  # still on the table, now in the circle: nothing new
+    assert len(s.state.circle) == 1 and s.state.round == 1
+
+
+def test_demo_fast_plays_a_whole_game(tmp_path, capsys):
+    gif = tmp_path / "ff.gif"
+    assert run_demo(4, 2, fast=True, quiet=True, gif_path=gif) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("player ") and str(gif) in out
+    with Image.open(gif) as im:
+        assert im.size == (384, 192) and im.n_frames > 20
+
+
+def test_demo_refuses_bad_arguments(tmp_path):
+    with pytest.raises(CommandError, match="2-10"):
+        run_demo(11, 1, True, True, tmp_path / "x.gif")
+    with pytest.raises(CommandError, match="does not exist"):
+        run_demo(3, 1, True, True, tmp_path / "nope" / "x.gif")
+    assert not list(tmp_path.iterdir())

@@ -1,0 +1,81 @@
+"""The model file: small, versioned, no pickle, clear errors."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import numpy as np
+import pytest
+
+from vision.dice.model import VERSION, DiceModel
+
+
+def test_round_trip(model, tmp_path):
+    path = tmp_path / "m.npz"
+    model.save(path)
+    again = DiceModel.load(path)
+    assert np.array_equal(again.templates, model.templates)
+    assert again.min_score == model.min_score and again.perspective == model.perspective
+    assert path.stat().st_size < 200_000
+    assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]  # no temp file left behind
+
+
+def test_no_pickles_inside(model_path):
+    with np.load(model_path, allow_pickle=False) as data:
+        assert all(data[k].dtype != object for k in data.files)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not found"):
+        DiceModel.load(tmp_path / "nope.npz")
+
+
+def test_corrupt_file(tmp_path, model_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(model_path.read_bytes()[:300])
+    with pytest.raises(ValueError, match="corrupt"):
+        DiceModel.load(bad)
+    bad.write_text("hello")
+    with pytest.raises(ValueError, match="corrupt|not a dice model"):
+        DiceModel.load(bad)
+
+
+def _rewrite(src, dst, **changes):
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays.update(changes)
+    for k, v in list(arrays.items()):
+        if v is None:
+            del arrays[k]
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    dst.write_bytes(buf.getvalue())
+
+
+def test_other_version(tmp_path, model_path):
+    old = tmp_path / "old.npz"
+    _rewrite(model_path, old, version=np.array(VERSION + 1))
+    with pytest.raises(ValueError, match=f"version {VERSION + 1}.*enroll the dice again"):
+        DiceModel.load(old)
+
+
+def test_other_kind_and_missing_array(tmp_path, model_path):
+    other = tmp_path / "cards.npz"
+    _rewrite(model_path, other, kind=np.array("farmbox-cards"))
+    with pytest.raises(ValueError, match="not a dice model"):
+        DiceModel.load(other)
+    holed = tmp_path / "holed.npz"
+    _rewrite(model_path, holed, templates=None)
+    with pytest.raises(ValueError, match="corrupt \\(no templates\\)"):
+        DiceModel.load(holed)
+
+
+def test_save_into_missing_folder_leaves_nothing(model, tmp_path):
+    with pytest.raises(OSError):
+        model.save(tmp_path / "no" / "such" / "m.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_zip_is_plain_npz(model_path):
+    assert zipfile.is_zipfile(model_path)

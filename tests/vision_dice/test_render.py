@@ -1,0 +1,60 @@
+"""The synthetic dice scenes: seeded, truthful, and laid out as enrollment expects."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.dice.faces import DIE_FACES, FACES
+from vision.render.dice import LAYOUT, face_texture, render_background, render_scene
+
+
+def test_same_seed_same_frame(setup):
+    a, ta = render_scene(11, setup=setup)
+    b, tb = render_scene(11, setup=setup)
+    assert a.shape == (720, 960, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b) and ta == tb
+    c, _ = render_scene(12, setup=setup)
+    assert not np.array_equal(a, c)
+
+
+def test_truth_faces_are_on_their_dice(setup):
+    for seed in range(3):
+        _, truth = render_scene(seed, setup=setup)
+        green, red = truth["faces"]
+        assert green in DIE_FACES["green"] and red in DIE_FACES["red"]
+
+
+def test_requested_faces_and_options(setup):
+    _, truth = render_scene(5, setup=setup, faces=("wolf", "fox"))
+    assert truth["faces"] == ("wolf", "fox")
+    _, hidden = render_scene(5, setup=setup, hidden="red")
+    assert hidden["faces"] is None and set(hidden["dice"]) == {"green"}
+    _, tilted = render_scene(5, setup=setup, tilted="green")
+    assert tilted["faces"] is None and tilted["dice"]["green"]["tilted"]
+
+
+def test_layout_matches_the_dice():
+    for die, faces in LAYOUT.items():
+        assert sorted(faces) == sorted(DIE_FACES[die])
+
+
+def test_icons_differ():
+    textures = [face_texture("green", f).astype(np.int32) for f in FACES]
+    for i in range(len(textures)):
+        for j in range(i + 1, len(textures)):
+            assert np.abs(textures[i] - textures[j]).mean() > 2.0
+
+
+def test_background_has_no_dice(setup):
+    bg = render_background(1, setup=setup)
+    hsv = cv2.cvtColor(bg, cv2.COLOR_BGR2HSV)
+    assert np.percentile(hsv[..., 1], 99.9) < 200
+
+
+def test_samples_folder_layout(samples):
+    assert (samples / "background.png").is_file()
+    for face in FACES:
+        files = sorted((samples / face).glob("*.png"))
+        dice = sum(face in DIE_FACES[d] for d in DIE_FACES)
+        assert len(files) == 2 * dice

@@ -1,0 +1,142 @@
+"""Rectifying a found card and describing its face for matching.
+
+A card is warped to a canonical portrait size; its description is made of colour patches
+(each channel normalised for the card, so light level and colour cast cancel) at two scales
+and a grid of gradient-orientation histograms.  Descriptions are unit vectors: a dot product
+is the similarity.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Canonical width of a rectified card in pixels (height follows the deck's proportions).
+CANON_W = 48
+#: Share of each side trimmed before describing (edges bleed into the table).
+TRIM = 0.06
+_BINS = 8
+_CELL = 6
+
+
+def canon_size(ratio: float) -> tuple[int, int]:
+    """(width, height) of the rectified portrait card for a short/long ``ratio``."""
+    return CANON_W, int(round(CANON_W / max(0.3, min(1.0, ratio))))
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, ratio: float) -> np.ndarray:
+    """Warp the card inside ``corners`` (clockwise) to a portrait canonical image.
+
+    The first corner becomes the top left; the longer sides become the vertical ones (the
+    result may be upside down: the matcher tries both ways).
+    """
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    if d[0] + d[2] > d[1] + d[3]:
+        q = np.roll(q, -1, axis=0)  # landscape: start from the next corner
+    w, h = canon_size(ratio)
+    # warp at twice the size, then shrink with area averaging (no aliasing of fine print)
+    W, H = 2 * w, 2 * h
+    dst = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    m = cv2.getPerspectiveTransform(q, dst)
+    big = cv2.warpPerspective(image, m, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _trim(card: np.ndarray) -> np.ndarray:
+    h, w = card.shape[:2]
+    dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
+    return card[dy:h - dy, dx:w - dx]
+
+
+def normalised(card: np.ndarray) -> np.ndarray:
+    """float32 card with each colour channel at zero mean and unit spread."""
+    f = card.astype(np.float32)
+    mean, std = cv2.meanStdDev(f)
+    return (f - mean.reshape(1, 1, 3).astype(np.float32)) / np.maximum(std.reshape(1, 1, 3), 4.0).astype(np.float32)
+
+
+def _gradients(gray: np.ndarray) -> np.ndarray:
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    h, w = gray.shape
+    ch, cw = h // _CELL, w // _CELL
+    mag = mag[:ch * _CELL, :cw * _CELL]
+    b = np.minimum((ang[:ch * _CELL, :cw * _CELL] * (_BINS / (2 * np.pi))).astype(np.int32), _BINS - 1)
+    hist = np.empty((ch, cw, _BINS), np.float32)
+    for k in range(_BINS):
+        hist[..., k] = np.where(b == k, mag, 0).reshape(ch, _CELL, cw, _CELL).sum(axis=(1, 3))
+    hist = np.sqrt(hist)  # tame strong edges
+    return hist.ravel()
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def describe(card: np.ndarray) -> np.ndarray:
+    """The unit description vector of a rectified card image."""
+    t = _trim(card)
+    n = normalised(t)
+    h, w = n.shape[:2]
+    coarse = cv2.resize(n, (8, max(2, round(8 * h / w))), interpolation=cv2.INTER_AREA)
+    fine = cv2.resize(n, (20, max(2, round(20 * h / w))), interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(t, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = (gray - gray.mean()) / max(float(gray.std()), 4.0)
+    grads = _gradients(gray)
+    return _unit(np.concatenate([
+        0.8 * _unit(coarse.ravel()), 1.0 * _unit(fine.ravel()), 0.8 * _unit(grads),
+    ])).astype(np.float32)
+
+
+def turned(card: np.ndarray, square: bool) -> list[np.ndarray]:
+    """The card as seen the two ways up (four ways for a square card, as portraits)."""
+    out = [card, cv2.rotate(card, cv2.ROTATE_180)]
+    if square:
+        for r in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE):
+            out.append(cv2.resize(cv2.rotate(card, r), (card.shape[1], card.shape[0]),
+                                  interpolation=cv2.INTER_AREA))
+    return out
+
+
+def align(target: np.ndarray, moving: np.ndarray) -> np.ndarray:
+    """``moving`` (a rectified card) warped onto ``target`` by the affine map that best lines
+    up their shapes (ECC); unchanged if that fails to converge."""
+    t = cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    m = cv2.cvtColor(moving, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(t, m, warp, cv2.MOTION_AFFINE,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3),
+                                       None, 3)
+    except cv2.error:
+        return moving
+    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 0.1 * t.shape[1]:
+        return moving
+    return cv2.warpAffine(moving, warp, (t.shape[1], t.shape[0]),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+def detail_form(card: np.ndarray) -> np.ndarray:
+    """A rectified card prepared for :func:`detail_distance` (normalised, trimmed, softened)."""
+    return cv2.GaussianBlur(normalised(_trim(card)), (0, 0), 0.8)
+
+
+def detail_distance(a: np.ndarray, b: np.ndarray, query: np.ndarray) -> tuple[float, float]:
+    """How far ``query`` is from ``a`` and from ``b`` where ``a`` and ``b`` differ most.
+
+    Near-duplicate cards (same art, another number, colour or fill of a symbol) differ in a
+    small area; comparing only there decides between them.  ``b`` and ``query`` must already
+    be aligned with ``a`` (see :func:`align`); all three in :func:`detail_form`.
+    """
+    na, nb, nq = a, b, query
+    diff = np.abs(na - nb).sum(axis=2)
+    thr = max(float(np.percentile(diff, 94)), 0.6)
+    region = diff >= thr
+    if region.sum() < 4:
+        return 0.0, 0.0
+    wgt = diff[region]
+    da = float((np.abs(nq - na).sum(axis=2)[region] * wgt).sum() / wgt.sum())
+    db = float((np.abs(nq - nb).sum(axis=2)[region] * wgt).sum() / wgt.sum())
+    return da, db

@@ -1,0 +1,213 @@
+"""Enroll a deck and read every card on the table.
+
+Reading a frame: find every card (:mod:`.find`), warp each to the canonical portrait,
+describe it both ways up (four for square cards) and take the enrolled card whose images are
+most similar.  When the runner-up is close (near-duplicate cards), compare the two only where
+they differ.  A card too unlike every enrolled image is reported with id None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .describe import align, canon_size, describe, detail_distance, detail_form, rectify, turned
+from .find import FindOptions, find_cards, side_ratio
+from .model import CardModel
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+#: A found card whose confidence is below this is reported with id None.
+UNSURE_BELOW = 0.25
+
+
+@dataclass
+class CardReading:
+    id: str | None
+    confidence: float
+    corners: np.ndarray  # 4x2, frame pixels, clockwise
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "confidence": round(float(self.confidence), 3),
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+def read_image(path: Path | str) -> np.ndarray:
+    """A BGR image from a file; an unreadable file is an :class:`OSError` naming it."""
+    if not Path(path).is_file():
+        raise OSError(f"cannot read image {path}: no such file")
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise OSError(f"cannot read image {path}: not an image")
+    return img
+
+
+class CardReader:
+    """A model made ready for matching: every enrolled image, turned every way a card can lie,
+    described once."""
+
+    #: Cards whose similarity is this close to the best one are compared in detail.
+    SHORTLIST = 0.05
+
+    def __init__(self, model: CardModel) -> None:
+        self.model = model
+        self.cards = model.cards
+        views, owner = [], []
+        for t, label in zip(model.templates, model.labels):
+            for v in turned(t, model.square):
+                views.append(v)
+                owner.append(self.cards.index(label))
+        self.views = views
+        self.owner = np.array(owner)
+        self.descriptions = np.stack([describe(v) for v in views])
+        #: enrolled images (not the jittered copies) are the ones compared in detail
+        self.original = np.array([i // len(turned(model.templates[0], model.square)) < model.enrolled
+                                  for i in range(len(views))]) if model.enrolled else np.ones(len(views), bool)
+        self.options = FindOptions(ratio=model.ratio)
+        self._aligned: dict[tuple[int, int], np.ndarray] = {}
+
+    def _pair(self, a: int, b: int) -> np.ndarray:
+        """View ``b`` aligned onto view ``a`` (cached: it does not depend on the frame)."""
+        if (a, b) not in self._aligned:
+            self._aligned[(a, b)] = detail_form(self.views[b] if a == b else align(self.views[a], self.views[b]))
+        return self._aligned[(a, b)]
+
+    def identify(self, card: np.ndarray) -> tuple[str | None, float]:
+        """The id of a rectified card and the confidence (id None when unknown or unsure)."""
+        m = self.model
+        q = describe(card)[None, :]
+        sims = cv2.gemm(q, self.descriptions, 1, None, 0, flags=cv2.GEMM_2_T)[0]
+        per_card = np.full(len(self.cards), -1.0, np.float32)
+        best_view = np.zeros(len(self.cards), int)
+        np.maximum.at(per_card, self.owner, sims)
+        for c in range(len(self.cards)):
+            mine = np.flatnonzero((self.owner == c) & self.original)
+            best_view[c] = mine[int(np.argmax(sims[mine]))]
+        order = np.argsort(-per_card)
+        s1 = float(per_card[order[0]])
+        if s1 < m.min_similarity:
+            return None, float(np.clip(s1 / max(m.min_similarity, 1e-6), 0, 1)) * 0.2
+        short = [int(c) for c in order[:6] if per_card[c] >= s1 - self.SHORTLIST]
+        if len(short) == 1:
+            s2 = float(per_card[order[1]]) if len(order) > 1 else -1.0
+            conf = float(np.clip(0.5 + (s1 - s2) / (2 * self.SHORTLIST), 0, 1))
+            return self.cards[short[0]], conf
+        # near-duplicates: compare each pair only where the two differ; the card that beats
+        # every other one wins, by its narrowest margin
+        worst = {c: 1.0 for c in short}
+        # everything lined up on the best candidate's image: one alignment per card read,
+        # the candidates' alignments onto each other are cached
+        v0 = int(best_view[short[0]])
+        lined_up = detail_form(align(self.views[v0], card))
+        onto = {c: self._pair(v0, int(best_view[c])) for c in short}
+        for i, a in enumerate(short):
+            for b in short[i + 1:]:
+                da, db = detail_distance(onto[a], onto[b], lined_up)
+                margin = (db - da) / max(da + db, 1e-6)
+                worst[a] = min(worst[a], margin)
+                worst[b] = min(worst[b], -margin)
+        winner = max(short, key=lambda c: worst[c])
+        conf = float(np.clip(2.5 * worst[winner], 0, 1))
+        return (self.cards[winner] if conf >= UNSURE_BELOW else None), conf
+
+    def read(self, image: np.ndarray) -> list[CardReading]:
+        """Every card found in ``image``, top to bottom, left to right."""
+        out = []
+        quads = find_cards(image, self.options)
+        quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
+        for quad in quads:
+            card = rectify(image, quad, self.model.ratio)
+            card_id, conf = self.identify(card)
+            out.append(CardReading(card_id, conf, quad))
+        return out
+
+
+# ---------------------------------------------------------------------------
+# Enrollment
+
+
+def _jittered(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray, ratio: float,
+              n: int) -> list[np.ndarray]:
+    """Rectified copies with the corners nudged and the light changed, as the camera would."""
+    out = []
+    size = float(np.sqrt(cv2.contourArea(corners.astype(np.float32))))
+    for _ in range(n):
+        c = corners + rng.normal(0, 0.012 * size, corners.shape).astype(np.float32)
+        card = rectify(image, c, ratio).astype(np.float32)
+        card = card * rng.uniform(0.85, 1.1) * (1 + rng.uniform(-0.06, 0.06, 3))
+        if rng.random() < 0.5:
+            card = cv2.GaussianBlur(card, (0, 0), 0.7)
+        out.append(np.clip(card, 0, 255).astype(np.uint8))
+    return out
+
+
+def card_in(image: np.ndarray) -> np.ndarray:
+    """The corners of the one card of an enrollment image: the largest card found on the
+    table, or the whole image when it is a tight crop of the card."""
+    h, w = image.shape[:2]
+    found = find_cards(image, FindOptions(min_area=0.002, max_area=0.98))
+    if found:
+        best = max(found, key=lambda q: cv2.contourArea(q))
+        # a quad filling most of the image is the card itself or a frame printed on a
+        # tightly cropped card: either way the image is the card
+        if cv2.contourArea(best) < 0.5 * w * h:
+            return best
+    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+
+
+def enroll(samples: Path | str, progress: Iterable | None = None, jitter: int = 3,
+           seed: int = 0) -> CardModel:
+    """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
+    alone on the table per image)."""
+    samples = Path(samples)
+    if not samples.is_dir():
+        raise OSError(f"no samples folder {samples}")
+    found: list[tuple[str, np.ndarray, np.ndarray]] = []
+    for card_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+        for p in sorted(card_dir.iterdir()):
+            if p.suffix.lower() not in IMAGE_SUFFIXES or not p.is_file():
+                continue
+            img = read_image(p)
+            found.append((card_dir.name, img, card_in(img)))
+            if progress is not None:
+                progress.update(1)  # type: ignore[attr-defined]
+    if not found:
+        raise ValueError(f"{samples}: no images in SAMPLES/<card_id>/")
+    if len({label for label, _, _ in found}) < 1:
+        raise ValueError(f"{samples}: no cards")
+    ratio = float(np.median([side_ratio(c) for _, _, c in found]))
+    rng = np.random.default_rng(seed)
+    templates, labels = [], []
+    for label, img, corners in found:
+        templates.append(rectify(img, corners, ratio))
+        labels.append(label)
+    enrolled = len(templates)
+    for label, img, corners in found:
+        for t in _jittered(rng, img, corners, ratio, jitter):
+            templates.append(t)
+            labels.append(label)
+    model = CardModel(np.stack(templates), labels, ratio, 0.0, enrolled)
+    model.min_similarity = _calibrate(model)
+    return model
+
+
+def _calibrate(model: CardModel) -> float:
+    """The unknown-card threshold: below what every card's own jittered copies reach."""
+    d = np.stack([describe(t) for t in model.templates])
+    sims = cv2.gemm(d, d, 1, None, 0, flags=cv2.GEMM_2_T)
+    labels = np.array(model.labels)
+    own = []
+    for i in range(model.enrolled, len(model.labels)):
+        same = np.flatnonzero(labels == labels[i])
+        same = same[same != i]
+        if len(same):
+            own.append(float(sims[i, same].max()))
+    floor = float(np.percentile(own, 2)) if own else 0.6
+    return max(0.3, floor - 0.15)
+
+
+def canon_shape(model: CardModel) -> tuple[int, int]:
+    return canon_size(model.ratio)
