@@ -39,6 +39,17 @@ REACTION_SIGMA = 0.25
 MAX_ROUNDS = 300
 
 
+class Tally:
+    """How the camera did in the demo: readings taken as they came, and fixed by hand."""
+
+    def __init__(self) -> None:
+        self.rolls = self.rolls_read = self.cards = self.cards_read = 0
+
+    def __str__(self) -> str:
+        return (f"camera read {self.rolls_read}/{self.rolls} rolls and "
+                f"{self.cards_read}/{self.cards} cards (the rest entered on the buttons)")
+
+
 class ColourDiceEye:
     """Rendered frames of the rolled dice, read by the real colour-dice reader."""
 
@@ -56,6 +67,27 @@ class ColourDiceEye:
         frame = self._render.scene(self._seed, {"white": roll.white, "black": roll.black}).image
         reading = self._reader.read_frame(self.model, frame)
         return DiceSeen(reading.dice.get("black"), reading.dice.get("white"), reading.confidence)
+
+
+class CardEye:
+    """Rendered frames of the circle with the card just turned, read by the real card reader."""
+
+    #: Cards of the circle drawn in a frame besides the new one (the newest ones).
+    SHOWN = 9
+
+    def __init__(self, workdir: Path, seed: int) -> None:
+        from vision import cards as reader  # noqa: PLC0415
+        from vision.render import cards as render  # noqa: PLC0415
+
+        self._render = render
+        render.enrollment_samples(workdir / "cards", per_card=1, seed=seed)
+        self.reader = reader.CardReader(reader.enroll(workdir / "cards"))
+        self._seed = seed * 104_729
+
+    def look(self, circle: tuple[str, ...], new: str) -> CardsSeen:
+        self._seed += 1
+        frame = self._render.scene(self._seed, ids=list(circle[-self.SHOWN:]) + [new]).image
+        return CardsSeen(tuple(r.id for r in self.reader.read(frame) if r.id is not None))
 
 
 def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
@@ -97,14 +129,15 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     if tty:
         sys.stdout.write("\x1b[2J")
     try:
-        eye = _eye(workdir, seed) if vision else None
+        eye, cards_eye = _eyes(workdir, seed) if vision else (None, None)
         with simulated_pins():
             hw = open_hardware(config)
             hw.display = _Tap(hw.display, on_frame)
             referee = Referee(hw, render, FunFarmJournal(config.journal.dir), players,
                               FunFarmRules(), camera=True, rng=random.Random(seed))
             try:
-                rounds = _play(referee, hw, config, rng, eye, fast)
+                tally = Tally()
+                rounds = _play(referee, hw, config, rng, eye, fast, cards_eye, tally)
                 state = referee.session.state
             finally:
                 referee.close()
@@ -115,25 +148,32 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
         _write_gif(frames, gif_path)
     w = state.winner if state.winner is not None else 0
     where = f"; {len(frames)} frames saved to {gif_path}" if gif_path is not None else ""
+    if vision:
+        print(tally, file=sys.stderr)
     print(f"player {w + 1} won with {state.scores[w]} cards after {rounds} rounds{where}")
     return 0
 
 
-def _eye(workdir: Path, seed: int) -> ColourDiceEye | None:
-    try:
-        return ColourDiceEye(workdir, seed)
-    except ImportError as exc:  # the reader is optional for the demo
-        print(f"colour-dice reader unavailable ({exc}); rolls come from the seeded RNG",
-              file=sys.stderr)
-        return None
+def _eyes(workdir: Path, seed: int) -> tuple[ColourDiceEye | None, CardEye | None]:
+    """The two readers, enrolled from rendered samples (either may be missing)."""
+    eyes: list[Any] = []
+    for kind, what in ((ColourDiceEye, "colour-dice"), (CardEye, "card")):
+        try:
+            eyes.append(kind(workdir, seed))
+        except (ImportError, AttributeError, ValueError, OSError) as exc:  # optional here
+            print(f"{what} reader unavailable ({exc}); the seeded RNG stands in",
+                  file=sys.stderr)
+            eyes.append(None)
+    return eyes[0], eyes[1]
 
 
 def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
-          eye: ColourDiceEye | None, fast: bool) -> int:
+          eye: ColourDiceEye | None, fast: bool, cards_eye: CardEye | None = None,
+          tally: Tally | None = None) -> int:
     session = referee.session
     rules = session.rules
+    tally = tally or Tally()
     pins = {p: hw.pin_factory.pin(pin) for p, pin in enumerate(config.buttons.buzzers)}
-    nav = {name: getattr(config.buttons, name) for name in ("prev", "next", "ok", "back")}
     rounds = 0
 
     def tap(name: str) -> None:
@@ -145,14 +185,21 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
         if s.phase in (Phase.DRAW, Phase.CATCH):
             if s.draw_pile:  # the Farmer turns the next card; the camera sees the circle
                 card = rules.deck.cards[rng.choice(sorted(s.draw_pile))].id
-                ids = tuple(rules.deck.cards[c].id for c in s.circle) + (card,)
-                referee.inbox.put((CardsSeen(ids), time.monotonic_ns()))
+                circle = tuple(rules.deck.cards[c].id for c in s.circle)
+                seen = (cards_eye.look(circle, card) if cards_eye is not None
+                        else CardsSeen(circle + (card,)))
+                referee.inbox.put((seen, time.monotonic_ns()))
                 _settle(referee)
+                tally.cards += 1
+                tally.cards_read += session.state.phase is Phase.ROLL
+                if session.state.phase is not Phase.ROLL:  # the reader missed it: by hand
+                    _enter_card(session, card, tap, hw)
+                    _settle(referee)
             else:
                 tap("farmer")  # no card left: the Farmer closes the round
                 continue
             rounds += 1
-            _pause(fast, 0.25)
+            _pause(fast, 0.1)
         if session.state.phase is not Phase.ROLL:
             continue
         _push(pins, [p for p in session.state.contenders if rng.random() < FALSE_START],
@@ -164,13 +211,14 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
         lead_ms = race[0][0] if race and fast else 0.0
         referee.inbox.put((seen, time.monotonic_ns() - int(lead_ms * 1e6)))
         _settle(referee)
+        tally.rolls += 1
+        tally.rolls_read += session.state.phase is Phase.CATCH and session.state.roll == roll
         if session.entry in (Entry.BLACK, Entry.WHITE):  # the reader was unsure: fix by hand
             _enter_roll(session, roll, tap)
         if session.state.phase is not Phase.CATCH:
             continue
         _race(pins, race, fast, referee)
-        _pause(fast, 0.45)
-    del nav
+        _pause(fast, 0.3)
     return rounds
 
 
@@ -231,6 +279,19 @@ def _enter_roll(session: Any, roll: ColourRoll, tap: Any) -> None:
                 break
             tap("next")
         tap("ok")
+
+
+def _enter_card(session: Any, card: str, tap: Any, hw: Any) -> None:
+    """The Farmer's fallback: open card entry, step to ``card``, hold to pick."""
+    if session.state.phase is Phase.CATCH:
+        tap("farmer")  # close the round first
+    tap("farmer")
+    want = session.rules.deck.index(card)
+    for _ in range(len(session.entry_cards)):
+        if session.entry is not Entry.CARD or session.entry_cards[session.cursor] == want:
+            break
+        tap("farmer")
+    hw.buttons.hold("farmer")
 
 
 def _settle(referee: Referee) -> None:

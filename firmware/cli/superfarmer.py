@@ -159,65 +159,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from firmware.rules.odds import expected_gain
-    from firmware.rules.solitaire import model_for
-    from firmware.rules.strategies import Advisor
-    from firmware.rules.superfarmer import apply_exchange
+    from firmware.rules.advisor import advise
 
     rules = variant(args.variant)
     farm = _parse_herd(args.herd, "HERD")
-    if args.stock is not None:
-        stock = _parse_herd(args.stock, "--stock")
-        rules.stock_for(farm + stock)
-    else:
-        stock = rules.stock_for(farm)
-    if farm.is_complete():
-        raise ValueError(f"the farm {farm} is already complete: it has won")
-    model = model_for(rules)
-    ex = Advisor(model).choose(farm, stock, rules)
-    after_farm, after_stock = apply_exchange(farm, stock, ex) if ex else (farm, stock)
-    wins_now = after_farm.is_complete()
-
-    def turns(f):
-        return 1.0 if f.is_complete() else model.expected_turns_after(f)
-
-    keep, chosen = turns(farm), turns(after_farm)
-    gain_keep = expected_gain(farm, stock, rules)
-    gain_chosen = gain_keep if ex is None else (
-        expected_gain(after_farm, after_stock, rules) if not wins_now else None)
-    alternatives = []
-    for t, alt in model.options(farm, stock)[:4]:
-        alternatives.append({"exchange": str(alt) if alt else None, "expected_turns": round(t, 3)})
-    capped = any(n > c for n, c in zip(farm.counts, model.caps))
-    out = {
-        "herd": farm.as_dict(), "variant": rules.name, "stock": stock.as_dict(),
-        "exchange": ex.as_dict() if ex else None,
-        "exchange_text": str(ex) if ex else None,
-        "wins_now": wins_now,
-        "expected_turns": {"no_exchange": round(keep, 3), "recommended": round(chosen, 3)},
-        "expected_turns_saved": round(keep - chosen, 3),
-        "expected_gain": {"no_exchange": str(gain_keep),
-                          "recommended": str(gain_chosen) if gain_chosen is not None else None},
-        "alternatives": alternatives,
-        "model": {"caps": dict(zip([a for a in farm.as_dict()], model.caps)),
-                  "capped": capped},
-    }
+    stock = _parse_herd(args.stock, "--stock") if args.stock is not None else None
+    a = advise(farm, stock, rules)
     if args.json:
-        print(json.dumps(out))
+        print(json.dumps({**a.as_dict(), "variant": rules.name}))
         return 0
     print(f"farm {str(farm) or '(empty)'} ({farm.value} rabbits), {rules.name} rules")
-    if ex is None:
+    if a.exchange is None:
         print("advice: no exchange, just roll")
-    elif wins_now:
-        print(f"advice: exchange {ex} -- the farm is complete: you win this turn")
+    elif a.wins_now:
+        print(f"advice: exchange {a.exchange} -- the farm is complete: you win this turn")
     else:
-        print(f"advice: exchange {ex}")
-    print(f"expected turns to win, counting this one: {chosen:.2f}"
-          + (f" (without it {keep:.2f}, {keep - chosen:.2f} saved)" if ex else ""))
-    if gain_chosen is not None:
-        print(f"expected gain of this roll: {float(gain_chosen):.3f} rabbits"
-              + (f" (without the exchange {float(gain_keep):.3f})" if ex else ""))
-    if capped:
-        print("note: counts above the model's caps count as capped "
-              f"({', '.join(f'{k}<={v}' for k, v in out['model']['caps'].items())})")
+        print(f"advice: exchange {a.exchange}")
+    print(f"expected turns to win, counting this one: {a.turns_recommended:.2f}"
+          + (f" (without it {a.turns_without:.2f}, {a.turns_saved:.2f} saved)"
+             if a.exchange else ""))
+    if a.gain_recommended is not None:
+        print(f"expected gain of this roll: {float(a.gain_recommended):.3f} rabbits"
+              + (f" (without the exchange {float(a.gain_without):.3f})" if a.exchange else ""))
+    if a.capped:
+        print("note: counts above the model's caps count as capped ("
+              + ", ".join(f"{k}<={v}" for k, v in a.as_dict()["model"]["caps"].items()) + ")")
     return 0

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dice import GREEN, RED, Roll
 from .errors import InvalidState
-from .herd import ANIMALS, Animal, Herd
+from .herd import ANIMALS, Herd
 from .superfarmer import CLASSIC, Exchange, Rules, legal_exchanges
 
 if TYPE_CHECKING:  # numpy is imported lazily: the rules core must stay light

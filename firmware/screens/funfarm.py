@@ -39,6 +39,8 @@ def render(session: FunFarmSession, language: str = "en") -> Image.Image:
     if notice is not None and notice.kind == "journal":
         dropped, _, seq = notice.detail.partition("/")
         return sf.journal_repaired(tr, int(dropped), int(seq))
+    if notice is not None and notice.kind == "camera_gone":
+        return sf.camera_gone(tr, notice.detail)
     s, rules = session.state, session.rules
     if session.entry is Entry.CARD:
         cards = session.entry_cards

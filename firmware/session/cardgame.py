@@ -316,7 +316,9 @@ def column_cards(col: ColumnCount, prey: tuple[int, int] | None) -> list[Card]:
     cards: list[Card] = []
     icons, water, n = col.icons, col.water, col.cards
     if prey is not None:
-        cards.append(Card(col.animal, icons=prey[0], water=prey[1]))
+        # The dogs sit on a card that stays, unless the column has no other card.
+        cards.append(Card(col.animal, icons=prey[0], water=prey[1],
+                          small_dogs=0 if n > 1 else col.dogs))
         icons, water, n = icons - prey[0], water - prey[1], n - 1
     if n:
         cards.append(Card(col.animal, icons=icons - (n - 1), water=water, small_dogs=col.dogs))

@@ -266,3 +266,12 @@ def test_lights_and_buzzer_mark_activation_win_and_mistake(table):
     table.push((1,))  # late: the cards are taken, no alert, nothing journaled
     assert seen == ["mistake", "activate", "win"]
     assert sum(a["action"] == "buzz" for a in _journal(table)) == 2
+
+
+def test_docstring_examples():
+    import doctest
+
+    import firmware.session.funfarm as module
+
+    result = doctest.testmod(module)
+    assert result.attempted >= 1 and result.failed == 0

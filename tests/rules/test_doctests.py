@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["herd", "dice", "superfarmer", "game", "odds", "strategies", "simulate", "solitaire"]
+MODULES = ["herd", "dice", "superfarmer", "game", "odds", "strategies", "simulate", "solitaire",
+           "advisor"]
 
 
 @pytest.mark.parametrize("name", MODULES)

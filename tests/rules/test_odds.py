@@ -25,11 +25,11 @@ def test_worked_numbers(herd, expected):
 def test_four_formulas_over_many_herds():
     checked = 0
     for r, s, p, c, h, sd, bd in itertools.product(
-            range(9), range(5), range(4), range(3), range(3), range(3), range(2)):
+            range(7), range(4), range(3), range(3), range(3), range(3), range(2)):
         farm = Herd((r, s, p, c, h, sd, bd))
         assert expected_gain(farm) == seed004_formula(farm), str(farm)
         checked += 1
-    assert checked == 9 * 5 * 4 * 3 * 3 * 3 * 2
+    assert checked == 7 * 4 * 3 * 3 * 3 * 3 * 2
 
 
 # Seed 004's table of unordered pairs, weights out of 144.

@@ -26,7 +26,7 @@ def assert_conserved(game: Game) -> None:
     assert total.size == 128
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(VARIANT_NAMES),
        players=st.integers(1, 6), trade_bias=st.floats(0.0, 1.0))
 def test_long_random_games_conserve_tokens(seed, name, players, trade_bias):
@@ -76,7 +76,7 @@ def test_settle_conserves_and_never_goes_negative(farm, name, roll):
     assert result.won == result.farm.is_complete()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(farm=herds, data=st.data())
 def test_every_listed_exchange_keeps_value(farm, data):
     stock = Herd((60, 24, 20, 12, 6, 4, 2)) - farm

@@ -67,22 +67,23 @@ def test_advisor_beats_the_published_best_and_the_others():
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_tables_of_players(players):
     strategies = [STRATEGIES["advisor"], STRATEGIES["naive"]] * 3
-    r = simulate_table(strategies[:players], games=120, rules=CLASSIC, rng=random.Random(players))
+    games = 240 // players
+    r = simulate_table(strategies[:players], games=games, rules=CLASSIC, rng=random.Random(players))
     rates = r.seat_win_rates()
     assert len(rates) == players and sum(rates) == pytest.approx(1.0)
     per = r.strategy_win_rates()
     # The advisor seats win more than the naive seats.
     assert per["advisor"] > per["naive"]
     d = r.as_dict()
-    assert d["players"] == players and d["games"] == 120
-    again = simulate_table(strategies[:players], games=120, rules=CLASSIC,
+    assert d["players"] == players and d["games"] == games
+    again = simulate_table(strategies[:players], games=games, rules=CLASSIC,
                            rng=random.Random(players))
     assert again.winners == r.winners and again.rounds == r.rounds
 
 
 def test_compact_table_starts_with_a_rabbit_each():
-    r = simulate_table([STRATEGIES["hoard"]] * 4, games=100, rules=COMPACT, rng=random.Random(3))
-    assert r.games == 100 and all(w in range(4) for w in r.winners)
+    r = simulate_table([STRATEGIES["hoard"]] * 4, games=50, rules=COMPACT, rng=random.Random(3))
+    assert r.games == 50 and all(w in range(4) for w in r.winners)
     with pytest.raises(ValueError, match="2-6 players"):
         simulate_table([STRATEGIES["hoard"]], games=1, rules=COMPACT)
 

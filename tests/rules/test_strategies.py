@@ -8,7 +8,7 @@ from firmware.rules.herd import Animal, Herd
 from firmware.rules.odds import expected_gain
 from firmware.rules.strategies import STRATEGIES, Greedy, Hoard, buy, sell, strategy
 from firmware.rules.superfarmer import (
-    CLASSIC, COMPACT, apply_exchange, legal_exchanges, winning_exchange)
+    CLASSIC, apply_exchange, legal_exchanges, winning_exchange)
 
 
 def H(text: str) -> Herd:

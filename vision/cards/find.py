@@ -34,19 +34,25 @@ class FindOptions:
     ratio_tolerance: float = 0.14
 
 
+_FOUR = np.arange(4)
+_NEXT = np.array([1, 2, 3, 0])
+_PREV = np.array([3, 0, 1, 2])
+
+
 def order_corners(q: np.ndarray) -> np.ndarray:
     """Corners clockwise (in image coordinates) starting from the one nearest the top left."""
     q = np.asarray(q, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
+    c = q.sum(axis=0) / 4
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise on screen (y grows downwards)
     start = int(np.argmin(q.sum(axis=1)))
-    return np.roll(q, -start, axis=0)
+    return q[(_FOUR + start) % 4]
 
 
 def side_ratio(q: np.ndarray) -> float:
     """Short over long side, averaging opposite sides."""
-    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    e = q - q[_NEXT]
+    d = np.sqrt((e * e).sum(axis=1))
     a, b = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
     return float(min(a, b) / max(a, b, 1e-6))
 
@@ -74,17 +80,18 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbours: corners of
     rounded cards then land on the card's true corners."""
     pts = contour.reshape(-1, 2).astype(np.float32)
+    ab = quad[_NEXT] - quad                                        # (4, 2)
+    L2 = (ab * ab).sum(axis=1)
+    if L2.min() < 1e-6:
+        return quad
+    rel = pts[None, :, :] - quad[:, None, :]                       # (4, N, 2)
+    t = (rel * ab[:, None, :]).sum(axis=2) / L2[:, None]
+    nrm = np.stack([-ab[:, 1], ab[:, 0]], axis=1) / np.sqrt(L2)[:, None]
+    dist = np.abs((rel * nrm[:, None, :]).sum(axis=2))
+    near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.04 * np.sqrt(L2))[:, None])
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        L = float(np.linalg.norm(ab))
-        if L < 1e-3:
-            return quad
-        n = np.array([-ab[1], ab[0]]) / L
-        t = (pts - a) @ ab / (L * L)
-        dist = np.abs((pts - a) @ n)
-        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.04 * L))]
+        sel = pts[near[i]]
         if len(sel) < 5:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -92,13 +99,14 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     out = []
     for i in range(4):
         (p, u), (q, v) = lines[i - 1], lines[i]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
+        det = -u[0] * v[1] + v[0] * u[1]
+        if abs(det) < 1e-6:
             return quad
-        s = np.linalg.solve(m, q - p)
-        out.append(p + s[0] * u)
+        r = q - p
+        s = (-r[0] * v[1] + v[0] * r[1]) / det
+        out.append(p + s * u)
     out = np.array(out, np.float32)
-    if np.max(np.linalg.norm(out - quad, axis=1)) > 0.1 * np.sqrt(cv2.contourArea(quad)):
+    if np.abs(out - quad).max() > 0.1 * np.sqrt(cv2.contourArea(quad)):
         return quad
     return out
 
@@ -106,21 +114,18 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
 def offset(quad: np.ndarray, d: float) -> np.ndarray:
     """The quad with every side moved outward (d > 0) by ``d`` pixels along its normal."""
     q = order_corners(quad).astype(np.float64)
-    lines = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        u = (b - a) / max(np.linalg.norm(b - a), 1e-9)
-        n = np.array([u[1], -u[0]])  # outward for clockwise corners in image coordinates
-        lines.append((a + n * d, u))
-    out = []
-    for i in range(4):
-        (p, u), (r, v) = lines[i - 1], lines[i]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-9:
-            return quad
-        t = np.linalg.solve(m, r - p)
-        out.append(p + t[0] * u)
-    return np.array(out, np.float32)
+    u = q[_NEXT] - q
+    u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
+    n = np.stack([u[:, 1], -u[:, 0]], axis=1)   # outward for clockwise corners (y down)
+    p = q + n * d                               # a point on each moved side i (from corner i)
+    # corner i = intersection of side i-1 and side i
+    pp, up = p[_PREV], u[_PREV]
+    det = -up[:, 0] * u[:, 1] + u[:, 0] * up[:, 1]
+    if np.abs(det).min() < 1e-9:
+        return quad
+    r = p - pp
+    s = (-r[:, 0] * u[:, 1] + u[:, 0] * r[:, 1]) / det
+    return (pp + s[:, None] * up).astype(np.float32)
 
 
 def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
@@ -128,7 +133,8 @@ def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     the card: the outermost offset, within a tenth of the short side, whose edge (the median
     gradient across each side) is a local peak about as strong as the first one."""
     quad = order_corners(quad)
-    d_sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    e = quad - quad[_NEXT]
+    d_sides = np.sqrt((e * e).sum(axis=1))
     reach = int(0.10 * float(d_sides.min()))
     if reach < 2:
         return quad
@@ -136,7 +142,7 @@ def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     ds = np.arange(0, reach + 2, dtype=np.float32)
     corners = quad[None] + ds[:, None, None] * step[None]  # (D, 4, 2)
     a = corners
-    b = np.roll(corners, -1, axis=1)
+    b = corners[:, _NEXT]
     u = b - a
     u /= np.maximum(np.linalg.norm(u, axis=2, keepdims=True), 1e-9)
     nrm = np.stack([u[..., 1], -u[..., 0]], axis=2)        # (D, 4, 2)
@@ -146,7 +152,7 @@ def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     xi = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     g = np.abs(gx[yi, xi] * nrm[:, :, None, 0] + gy[yi, xi] * nrm[:, :, None, 1])
-    strengths = np.median(g, axis=2).mean(axis=1)          # (D,)
+    strengths = np.sort(g, axis=2)[:, :, g.shape[2] // 2].mean(axis=1)  # median per side
     base = max(float(strengths[0]), float(strengths[1]))
     best = 0
     for d in range(2, reach + 1):
@@ -193,13 +199,10 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
 def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
     above)."""
-    for i in range(4):
-        a, b, c = q[i - 1], q[i], q[(i + 1) % 4]
-        u, v = a - b, c - b
-        cos = float(u @ v / max(1e-6, np.linalg.norm(u) * np.linalg.norm(v)))
-        if abs(np.degrees(np.arccos(np.clip(cos, -1, 1))) - 90) > tolerance:
-            return False
-    return True
+    u = q[_PREV] - q
+    v = q[_NEXT] - q
+    cos = (u * v).sum(axis=1) / np.maximum(np.sqrt((u * u).sum(axis=1) * (v * v).sum(axis=1)), 1e-9)
+    return bool(np.all(np.abs(cos) <= np.sin(np.radians(tolerance))))
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
@@ -241,6 +244,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         return refined[i]
 
     banned: set[int] = set()
+    centres = [tuple(float(x) for x in f[1].sum(axis=0) / 4) for f in found]
     for _ in range(3):
         # keep the largest of nested or repeated outlines
         kept_i: list[int] = []
@@ -248,12 +252,10 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         for i, (_, q, _, _) in enumerate(found):
             if i in banned:
                 continue
-            c = q.mean(axis=0)
-            if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
-                   for k in kept):
+            c = centres[i]
+            if any(cv2.pointPolygonTest(k, c, False) >= 0 for k in kept):
                 continue
-            if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(k.mean(0)[0]), float(k.mean(0)[1])), False) >= 0
-                   for k in kept):
+            if any(cv2.pointPolygonTest(q, centres[j], False) >= 0 for j in kept_i):
                 continue
             fq = final(i)
             if fq is None:

@@ -15,13 +15,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .describe import align, canon_size, describe, detail_distance, detail_form, rectify, turned
+from .describe import align, canon_size, describe, detail_distances, detail_form, rectify, turned
 from .find import FindOptions, find_cards, side_ratio
 from .model import CardModel
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: A found card whose confidence is below this is reported with id None.
-UNSURE_BELOW = 0.25
+UNSURE_BELOW = 0.35
 
 
 @dataclass
@@ -60,12 +60,16 @@ class CardReader:
             for v in turned(t, model.square):
                 views.append(v)
                 owner.append(self.cards.index(label))
-        self.views = views
-        self.owner = np.array(owner)
-        self.descriptions = np.stack([describe(v) for v in views])
+        per = len(turned(model.templates[0], model.square))
+        original = np.array([i // per < model.enrolled or not model.enrolled for i in range(len(views))])
+        # views sorted by card, so each card's views are one slice
+        order = np.argsort(np.array(owner), kind="stable")
+        self.views = [views[i] for i in order]
+        self.owner = np.array(owner)[order]
         #: enrolled images (not the jittered copies) are the ones compared in detail
-        self.original = np.array([i // len(turned(model.templates[0], model.square)) < model.enrolled
-                                  for i in range(len(views))]) if model.enrolled else np.ones(len(views), bool)
+        self.original = original[order]
+        self.starts = np.searchsorted(self.owner, np.arange(len(self.cards)))
+        self.descriptions = np.ascontiguousarray(np.stack([describe(v) for v in self.views]))
         self.options = FindOptions(ratio=model.ratio)
         self._aligned: dict[tuple[int, int], np.ndarray] = {}
 
@@ -80,37 +84,31 @@ class CardReader:
         m = self.model
         q = describe(card)[None, :]
         sims = cv2.gemm(q, self.descriptions, 1, None, 0, flags=cv2.GEMM_2_T)[0]
-        per_card = np.full(len(self.cards), -1.0, np.float32)
-        best_view = np.zeros(len(self.cards), int)
-        np.maximum.at(per_card, self.owner, sims)
-        for c in range(len(self.cards)):
-            mine = np.flatnonzero((self.owner == c) & self.original)
-            best_view[c] = mine[int(np.argmax(sims[mine]))]
+        per_card = np.maximum.reduceat(sims, self.starts)
         order = np.argsort(-per_card)
         s1 = float(per_card[order[0]])
         if s1 < m.min_similarity:
             return None, float(np.clip(s1 / max(m.min_similarity, 1e-6), 0, 1)) * 0.2
         short = [int(c) for c in order[:6] if per_card[c] >= s1 - self.SHORTLIST]
+        best_view = {}
+        for c in short:
+            lo = self.starts[c]
+            hi = self.starts[c + 1] if c + 1 < len(self.cards) else len(self.owner)
+            mine = np.arange(lo, hi)[self.original[lo:hi]]
+            best_view[c] = int(mine[int(np.argmax(sims[mine]))])
         if len(short) == 1:
             s2 = float(per_card[order[1]]) if len(order) > 1 else -1.0
             conf = float(np.clip(0.5 + (s1 - s2) / (2 * self.SHORTLIST), 0, 1))
             return self.cards[short[0]], conf
-        # near-duplicates: compare each pair only where the two differ; the card that beats
-        # every other one wins, by its narrowest margin
-        worst = {c: 1.0 for c in short}
-        # everything lined up on the best candidate's image: one alignment per card read,
-        # the candidates' alignments onto each other are cached
+        # near-duplicates: compare them only where they differ, all lined up on the best
+        # candidate's image (one alignment per card read; candidate alignments are cached)
         v0 = int(best_view[short[0]])
         lined_up = detail_form(align(self.views[v0], card))
-        onto = {c: self._pair(v0, int(best_view[c])) for c in short}
-        for i, a in enumerate(short):
-            for b in short[i + 1:]:
-                da, db = detail_distance(onto[a], onto[b], lined_up)
-                margin = (db - da) / max(da + db, 1e-6)
-                worst[a] = min(worst[a], margin)
-                worst[b] = min(worst[b], -margin)
-        winner = max(short, key=lambda c: worst[c])
-        conf = float(np.clip(2.5 * worst[winner], 0, 1))
+        d = detail_distances([self._pair(v0, int(best_view[c])) for c in short], lined_up)
+        rank = np.argsort(d)
+        d1, d2 = float(d[rank[0]]), float(d[rank[1]])
+        winner = short[int(rank[0])]
+        conf = float(np.clip(2.5 * (d2 - d1) / max(d1 + d2, 1e-6), 0, 1))
         return (self.cards[winner] if conf >= UNSURE_BELOW else None), conf
 
     def read(self, image: np.ndarray) -> list[CardReading]:

@@ -264,7 +264,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         frame_size=np.array([size[1], size[0]], np.int64), die_area=die_area,
         perspective=perspective, rho=rho,
         sharpness=float(np.median([sharpness(img, b) for (_, img, _), b in zip(samples, found)])),
-        min_score=0.0, min_margin=0.0)
+        max_elongation=float(max(b.elongation for b in found)), min_score=0.0, min_margin=0.0)
 
     # 6. thresholds from leave-one-out reads of the samples themselves
     tops, margins = [], []

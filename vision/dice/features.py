@@ -16,8 +16,6 @@ RINGS = 12
 ANGLES = 48
 #: Disc radius in pixels after rescaling every die to the same size.
 DISC = 24.0
-#: Least spread of a Lab channel that is scaled up to unit (a flat channel stays small).
-CHANNEL_FLOOR = np.array([1e6, 1e6, 1e6], np.float32)
 
 
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
@@ -49,15 +47,12 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
 
 
 def normalise(desc: np.ndarray) -> np.ndarray:
-    """Zero mean and unit spread per channel (so lighting that changes the contrast between
-    picture and face, or clips a bright face, matters less), unit norm per descriptor; outer
-    rings weigh more (they cover more area)."""
+    """Zero mean per channel and unit norm per descriptor (gain and offset of the light do not
+    matter); outer rings weigh more (they cover more area)."""
     d = desc - desc.mean(axis=(1, 2), keepdims=True)
-    spread = np.sqrt((d ** 2).mean(axis=(1, 2), keepdims=True))
-    d = d / np.maximum(spread, CHANNEL_FLOOR)
     d = d * np.sqrt((np.arange(RINGS, dtype=np.float32) + 0.5) / RINGS)[None, None, :, None]
-    n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True)) + 1e-6
-    return (d / n).astype(np.float32)
+    n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True))
+    return (d / np.maximum(n, 1e-3)).astype(np.float32)
 
 
 def spectra(desc: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ class DiceModel:
     perspective: float  # top-face centre = image centre + (blob centre - image centre) * this
     rho: float  # disc radius / die radius
     sharpness: float  # median sharpness of the enrolled dice
+    max_elongation: float  # most elongated silhouette of a die lying flat at enrollment
     min_score: float  # least best-rotation correlation to accept a face
     min_margin: float  # least lead over the next face to accept it
 
@@ -87,7 +88,8 @@ class DiceModel:
             values = {f.name: arrays[f.name] for f in fields(cls)}
         except KeyError as exc:
             raise ValueError(f"dice model {path} is corrupt (no {exc.args[0]})") from None
-        for name in ("floor", "perspective", "rho", "sharpness", "min_score", "min_margin"):
+        for name in ("floor", "perspective", "rho", "sharpness", "max_elongation", "min_score",
+                     "min_margin"):
             values[name] = float(values[name])
         model = cls(**values)
         k = len(model.templates)

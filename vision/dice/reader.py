@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.dice.detect import Blob, find_dice, sharpness
-from vision.dice.colour import balance_gains
+from vision.dice.colour import BINS, balance_gains, balanced
+from vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from vision.dice.faces import DICE, FACES, faces_on
 from vision.dice.features import best_rotation_scores, polar_patches, spectra
 from vision.dice.model import DiceModel
@@ -32,6 +32,11 @@ FINE = _grid(0.04, 0.04)
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
 MAX_OFFSET = 0.18
+
+#: A die showing less than this share of its usual size is partly hidden (or smeared).
+HIDDEN_AREA = 0.8
+#: A silhouette this much longer than any flat die's at enrollment is a die on an edge.
+TILT_ELONGATION = 0.02
 
 #: A die this much less sharp than at enrollment is moving.
 MOTION_SHARPNESS = 0.6
@@ -132,6 +137,12 @@ class DiceReader:
 
     def __init__(self, model: DiceModel) -> None:
         self.model = model
+        # each die's mean chromaticity (g, r) from its learned colour density
+        bins = (np.arange(BINS) + 0.5) / BINS
+        self._die_chroma = []
+        for dens in model.densities[1:]:
+            p = dens / max(float(dens.sum()), 1e-9)  # rows r, columns g
+            self._die_chroma.append(np.array([(p.sum(axis=0) * bins).sum(), (p.sum(axis=1) * bins).sum()]))
 
     def find(self, frame: np.ndarray, gains: np.ndarray | None = None) -> list[Blob | None]:
         """The green and red dice's silhouettes (None where not seen)."""
@@ -140,6 +151,21 @@ class DiceReader:
         min_area = 0.35 * min(m.scaled_area(0, frame.shape[1]), m.scaled_area(1, frame.shape[1]))
         return find_dice(frame, m.densities, m.floor, min_area, gains)
 
+    def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int) -> bool:
+        """Whether ``die``'s colour shows as a faint smear of about a die's size (a rolling die
+        blends with the table)."""
+        m = self.model
+        small = balanced(shrink(frame), gains)
+        chroma = small[..., 1:] / (small.sum(axis=2, keepdims=True) + 1e-3)  # g, r
+        axis = self._die_chroma[die] - 1 / 3
+        v = chroma - 1 / 3
+        t = (v @ axis) / float(axis @ axis)
+        off = np.linalg.norm(v - t[..., None] * axis, axis=2)
+        faint = (t > 0.2) & (off < 0.5 * float(np.linalg.norm(axis)))
+        area = m.scaled_area(die, frame.shape[1])
+        blob = blob_of(faint, work_scale(frame), 0.35 * area)
+        return blob is not None and blob.area > 0.5 * area
+
     def read(self, frame: np.ndarray) -> DiceReading:
         """Read one BGR frame."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
@@ -147,19 +173,22 @@ class DiceReader:
         m = self.model
         gains = balance_gains(frame)
         blobs = self.find(frame, gains)
-        seen = [b for b in blobs if b is not None and not b.touches_border]
-        if not seen:
+        missing = [d for d, b in enumerate(blobs)
+                   if b is None or b.area < HIDDEN_AREA * m.scaled_area(d, frame.shape[1])]
+        if any(self.smeared(frame, gains, d) for d in missing):
+            return DiceReading(None, 0.0, "motion")
+        if len(missing) == 2:
             return DiceReading(None, 0.0, "no dice")
-        if len(seen) < 2:
+        if missing or any(b.touches_border for b in blobs):
             return DiceReading(None, 0.0, "one die hidden")
         faces, confs = [], []
         for die, blob in enumerate(blobs):
             expected = m.scaled_area(die, frame.shape[1])
-            if blob.area < 0.6 * expected:
-                return DiceReading(None, 0.0, "one die hidden")
             if (blob.elongation > MOTION_ELONGATION
                     or sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness):
                 return DiceReading(None, 0.0, "motion")
+            if blob.elongation > m.max_elongation + TILT_ELONGATION:
+                return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
             face, score, margin = scores.best
             conf = _die_confidence(m, score, margin)

@@ -1,0 +1,113 @@
+"""Figures for the card reader and the colour-dice reader on held-out rendered scenes.
+
+    .venv/bin/python bench/bench_cards.py [--scenes 50] [--dice-scenes 300] [--seed 31000000]
+
+Enrolls each deck from rendered samples (its own seeds), then reads scenes whose seeds were
+never used while developing (``--seed``): 12 cards per 960x720 frame.  Times are CPU time of
+one process pinned to one thread (OpenCV and BLAS threads set to 1), per frame, after the
+first frame (which fills the reader's alignment cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.cards import CardReader, enroll  # noqa: E402
+from vision.colour_dice import enroll as enroll_dice  # noqa: E402
+from vision.colour_dice import read_frame  # noqa: E402
+from vision.render import cards as card_scenes  # noqa: E402
+from vision.render import colour_dice as dice_scenes  # noqa: E402
+
+
+def bench_deck(deck: str, scenes: int, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        card_scenes.enrollment_samples(tmp, deck, per_card=2, seed=424242)
+        reader = CardReader(enroll(tmp))
+    counts = dict(cards=0, found=0, right=0, unsure=0, wrong=0, false=0)
+    cpu, wall = [], []
+    for k in range(scenes):
+        s = card_scenes.scene(seed + k, deck, count=12)
+        t0, w0 = time.process_time(), time.perf_counter()
+        readings = reader.read(s.image)
+        if k:
+            cpu.append(time.process_time() - t0)
+            wall.append(time.perf_counter() - w0)
+        used = set()
+        for card in s.cards:
+            size = np.sqrt(cv2.contourArea(card.corners.astype(np.float32)))
+            near = [i for i, r in enumerate(readings)
+                    if np.linalg.norm(r.corners.mean(0) - card.corners.mean(0)) < 0.15 * size]
+            counts["cards"] += 1
+            if not near:
+                continue
+            used.add(near[0])
+            r = readings[near[0]]
+            counts["found"] += 1
+            if r.id is None:
+                counts["unsure"] += 1
+            elif r.id == card.id:
+                counts["right"] += 1
+            else:
+                counts["wrong"] += 1
+        counts["false"] += len(readings) - len(used)
+    counts["cpu_ms_median"] = 1000 * float(np.median(cpu))
+    counts["cpu_ms_mean"] = 1000 * float(np.mean(cpu))
+    counts["wall_ms_median"] = 1000 * float(np.median(wall))
+    return counts
+
+
+def bench_dice(scenes: int, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        dice_scenes.enrollment_samples(tmp, per_colour=3, seed=4242)
+        model = enroll_dice(tmp)
+    counts = dict(dice=0, right=0, unsure=0, wrong=0, rolls_right=0)
+    cpu = []
+    for k in range(scenes):
+        s = dice_scenes.scene(seed + k)
+        t0 = time.process_time()
+        r = read_frame(model, s.image)
+        cpu.append(time.process_time() - t0)
+        for die, colour in s.dice.items():
+            counts["dice"] += 1
+            got = r.dice.get(die)
+            key = "unsure" if got is None else "right" if got == colour else "wrong"
+            counts[key] += 1
+        counts["rolls_right"] += all(r.dice.get(d) == c for d, c in s.dice.items())
+    counts["cpu_ms_median"] = 1000 * float(np.median(cpu))
+    return counts
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=50, help="card scenes per deck")
+    ap.add_argument("--dice-scenes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=31_000_000, help="first held-out seed")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    for deck in ("funfarm", "symbols"):
+        c = bench_deck(deck, args.scenes, args.seed)
+        print(f"cards/{deck}: {args.scenes} frames 960x720, 12 cards each: "
+              f"found {c['found']}/{c['cards']} ({100 * c['found'] / c['cards']:.1f}%), "
+              f"identified {c['right']} ({100 * c['right'] / c['cards']:.1f}%), "
+              f"unsure {c['unsure']}, wrong {c['wrong']}, false finds {c['false']}; "
+              f"CPU {c['cpu_ms_median']:.0f} ms/frame median ({c['cpu_ms_mean']:.0f} mean), "
+              f"wall {c['wall_ms_median']:.0f} ms", flush=True)
+    d = bench_dice(args.dice_scenes, args.seed)
+    print(f"colour-dice: {args.dice_scenes} frames 960x720, two dice: "
+          f"rolls right {d['rolls_right']}/{args.dice_scenes}, dice right {d['right']}/{d['dice']}, "
+          f"unsure {d['unsure']}, wrong {d['wrong']}; CPU {d['cpu_ms_median']:.0f} ms/frame median")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

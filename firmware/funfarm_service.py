@@ -1,0 +1,133 @@
+"""The Fun Farm box on real (or simulated) hardware: camera -> readers -> referee -> OLED.
+
+:class:`TableWatcher` turns camera frames into the referee's observations: while the table
+moves it says so once (``DiceSeen(None, None)``: the dice are rolling); when it is still
+again it reports the cards on the table (:class:`CardsSeen`) and then the dice
+(:class:`DiceSeen`). So the Farmer turns a card, lets the table settle for a moment, then
+rolls. :func:`serve` runs the whole box until SIGTERM (``farmbox run`` with
+``[game] mode = "funfarm"``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware.config import Config
+from firmware.session.funfarm import CameraLost, CardsSeen, DiceSeen, FunFarmJournal, Referee
+
+log = logging.getLogger("farmbox.funfarm")
+
+
+class TableWatcher:
+    """Frames in, observations out (a list, maybe empty, per frame)."""
+
+    def __init__(self, read_cards: Callable[[Any], list[str]] | None,
+                 read_dice: Callable[[Any], DiceSeen] | None, stillness: Any) -> None:
+        self.read_cards = read_cards
+        self.read_dice = read_dice
+        self.stillness = stillness
+        self._moving = False
+
+    def __call__(self, frame: Any) -> list[Any]:
+        fresh = self.stillness.update(frame)
+        if self.stillness.change > self.stillness.threshold:
+            if not self._moving:
+                self._moving = True
+                return [DiceSeen(None, None)]
+            return []
+        self._moving = False
+        if not fresh:
+            return []
+        out: list[Any] = []
+        if self.read_cards is not None:
+            out.append(CardsSeen(tuple(self.read_cards(frame))))
+        if self.read_dice is not None:
+            out.append(self.read_dice(frame))
+        return out
+
+
+def table_watcher(config: Config) -> TableWatcher | None:
+    """The readers ``[vision] cards_model`` and ``colour_dice_model`` name (None: no models,
+    the Farmer enters cards and dice on the buttons)."""
+    v = config.vision
+    if not v.cards_model and not v.colour_dice_model:
+        return None
+    from vision.dice import Stillness  # noqa: PLC0415 (cv2 is heavy)
+
+    read_cards = read_dice = None
+    if v.cards_model:
+        from vision.cards import CardReader, load_model  # noqa: PLC0415
+
+        reader = CardReader(load_model(v.cards_model))
+        read_cards = lambda frame: [r.id for r in reader.read(frame) if r.id]  # noqa: E731
+    if v.colour_dice_model:
+        from vision import colour_dice  # noqa: PLC0415
+
+        model = colour_dice.load_model(v.colour_dice_model)
+
+        def read_dice(frame: Any) -> DiceSeen:
+            r = colour_dice.read_frame(model, frame)
+            return DiceSeen(r.dice.get("black"), r.dice.get("white"), r.confidence)
+    return TableWatcher(read_cards, read_dice, Stillness())
+
+
+def watch_camera(referee: Referee, camera: Any, watcher: TableWatcher, stop: threading.Event,
+                 interval: float = 0.1) -> None:
+    """Read frames until ``stop``; every observation goes to the referee's inbox."""
+    from hw.camera import CameraGone  # noqa: PLC0415
+
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            frame = camera.read()
+            for obs in watcher(frame):
+                referee.inbox.put((obs, time.monotonic_ns()))
+        except CameraGone as exc:
+            log.warning("camera: %s", exc)
+            referee.inbox.put((CameraLost(str(exc)), time.monotonic_ns()))
+            stop.wait(0.25)
+            continue
+        except Exception as exc:  # a reader bug must not stop the camera
+            log.warning("table reader: %s", exc)
+        stop.wait(max(0.0, interval - (time.monotonic() - started)))
+
+
+def serve(config: Config, hardware: Any = None, stop: threading.Event | None = None) -> int:
+    """Run the referee on ``config``'s hardware until SIGTERM/SIGINT (or ``stop``)."""
+    from firmware.rules.funfarm import FunFarmRules  # noqa: PLC0415
+    from firmware.screens.funfarm import render  # noqa: PLC0415
+    from hw import open_hardware  # noqa: PLC0415
+
+    stop = stop or threading.Event()
+    hw = hardware or open_hardware(config)
+    watcher = table_watcher(config) if hw.camera is not None else None
+    language = config.ui.language
+    referee = Referee(hw, lambda s: render(s, language), FunFarmJournal(config.journal.dir),
+                      config.game.players, FunFarmRules(), camera=watcher is not None,
+                      rng=random.Random())
+    camera_thread = None
+    if watcher is not None:
+        camera_thread = threading.Thread(target=watch_camera, args=(referee, hw.camera, watcher,
+                                                                    stop), daemon=True)
+        camera_thread.start()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.is_set():
+            referee.step(0.05)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        if camera_thread is not None:
+            camera_thread.join(timeout=2)
+        referee.close()
+        if hardware is None:
+            hw.close()
+    return 0

@@ -1,0 +1,68 @@
+"""`farmbox vision enroll dice` and `farmbox vision read dice`."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+
+from firmware.cli import main
+from vision.render.dice import render_scene
+
+
+def test_enroll_then_read_json(samples, setup, tmp_path, capsys):
+    model = tmp_path / "dice.npz"
+    assert main(["vision", "enroll", "dice", str(samples), "--model", str(model)]) == 0
+    assert model.is_file()
+    assert "enrolled 20 photos" in capsys.readouterr().out
+    paths = []
+    truths = []
+    for seed, opts in ((901, {}), (902, {"hidden": "red"})):
+        image, truth = render_scene(seed, setup=setup, **opts)
+        path = tmp_path / f"roll{seed}.jpg"
+        cv2.imwrite(str(path), image)
+        paths.append(path)
+        truths.append(truth)
+    assert main(["vision", "read", "dice", "--model", str(model), *map(str, paths), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    objs = [json.loads(line) for line in lines]
+    for obj, path in zip(objs, paths):
+        assert set(obj) == {"image", "faces", "confidence", "reason"}
+        assert obj["image"] == str(path) and 0.0 <= obj["confidence"] <= 1.0
+    assert objs[0]["faces"] in (list(truths[0]["faces"]), None)
+    assert objs[1]["faces"] is None and objs[1]["reason"] == "one die hidden"
+
+
+def test_read_plain_text(model_path, setup, tmp_path, capsys):
+    image, truth = render_scene(903, setup=setup)
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), image)
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(path)]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out.startswith(f"{path}: ") and ("unsure" in out or ",".join(truth["faces"]) in out)
+
+
+def test_unreadable_image_is_exit_2(model_path, tmp_path, capsys):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\x00garbage")
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(bad), "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"farmbox vision: error: cannot read image {bad}"]
+
+
+def test_bad_model_is_exit_2(tmp_path, capsys):
+    model = tmp_path / "m.npz"
+    model.write_text("not a model")
+    image = tmp_path / "x.png"
+    cv2.imwrite(str(image), render_scene(1)[0])
+    assert main(["vision", "read", "dice", "--model", str(model), str(image)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "dice model" in err[0] and "corrupt" in err[0]
+
+
+def test_enroll_bad_folder_is_exit_2_and_writes_nothing(tmp_path, capsys):
+    model = tmp_path / "m.npz"
+    assert main(["vision", "enroll", "dice", str(tmp_path / "none"), "--model", str(model)]) == 2
+    assert "samples folder" in capsys.readouterr().err
+    assert not model.exists()

@@ -1,0 +1,94 @@
+"""Reading rendered rolls, and saying "unsure" (with a reason) whenever it cannot be sure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.dice.faces import DIE_FACES
+from vision.dice.features import ANGLES, RINGS, best_rotation_scores, normalise, spectra
+from vision.dice.reader import DiceReading
+from vision.render.dice import render_background, render_scene
+
+SCENES = range(900, 908)
+
+
+def test_reads_rendered_rolls(reader, setup):
+    confident = 0
+    for seed in SCENES:
+        image, truth = render_scene(seed, setup=setup)
+        reading = reader.read(image)
+        if reading.faces is not None:
+            confident += 1
+            assert reading.faces == truth["faces"], f"seed {seed}"
+            assert reading.confidence >= 0.5 and reading.reason == "ok"
+        else:
+            assert reading.confidence < 0.5 and reading.reason
+    assert confident >= len(SCENES) - 1
+
+
+def test_reads_the_rare_faces(reader, setup):
+    for seed, faces in ((31, ("wolf", "fox")), (32, ("cow", "horse")), (33, ("pig", "pig"))):
+        image, truth = render_scene(seed, setup=setup, faces=faces)
+        assert reader.read(image).faces == faces
+
+
+def test_touching_dice(reader, setup):
+    image, truth = render_scene(41, setup=setup, touching=True)
+    reading = reader.read(image)
+    assert reading.faces in (truth["faces"], None)
+    assert reading.faces is not None or reading.reason == "one die hidden"
+
+
+@pytest.mark.parametrize("hidden", ["green", "red"])
+def test_one_die_hidden(reader, setup, hidden):
+    image, _ = render_scene(51, setup=setup, hidden=hidden)
+    reading = reader.read(image)
+    assert reading.faces is None and reading.reason == "one die hidden"
+
+
+def test_no_dice(reader, setup):
+    reading = reader.read(render_background(3, setup=setup))
+    assert reading == DiceReading(None, 0.0, "no dice")
+
+
+@pytest.mark.parametrize("seed,die", [(61, "green"), (62, "red"), (63, "green")])
+def test_tilted_die(reader, setup, seed, die):
+    image, _ = render_scene(seed, setup=setup, tilted=die)
+    reading = reader.read(image)
+    assert reading.faces is None and reading.reason == "die tilted"
+
+
+@pytest.mark.parametrize("seed", [71, 72])
+def test_motion_blur(reader, setup, seed):
+    image, _ = render_scene(seed, setup=setup, motion=True)
+    reading = reader.read(image)
+    assert reading.faces is None and reading.reason == "motion"
+
+
+def test_not_a_colour_frame(reader):
+    with pytest.raises(ValueError, match="BGR colour frame"):
+        reader.read(np.zeros((100, 100), np.uint8))
+
+
+def test_reading_as_dict():
+    assert DiceReading(("rabbit", "fox"), 0.912345, "ok").as_dict() == {
+        "faces": ["rabbit", "fox"], "confidence": 0.9123, "reason": "ok"}
+    assert DiceReading(None, 0.1, "motion").as_dict()["faces"] is None
+
+
+def test_faces_are_data():
+    assert len(DIE_FACES["green"]) == len(DIE_FACES["red"]) == 12
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), shift=st.integers(0, ANGLES - 1))
+def test_matching_ignores_rotation(seed, shift):
+    rng = np.random.default_rng(seed)
+    desc = normalise(rng.normal(size=(2, ANGLES, RINGS, 3)).astype(np.float32))
+    rotated = np.roll(desc[:1], shift, axis=1)  # the same face, turned
+    scores = best_rotation_scores(spectra(rotated), spectra(desc))
+    assert scores[0, 0] == pytest.approx(1.0, abs=1e-4)
+    assert -1.0 - 1e-4 <= scores[0, 1] <= 1.0 + 1e-4
