@@ -28,6 +28,10 @@ class Face(enum.Enum):
     FOX = "fox"
     WOLF = "wolf"
 
+    # Faces are singletons compared by identity: hash them so too (Enum's default
+    # hashes the name in Python code, a hot spot when rolls key caches).
+    __hash__ = object.__hash__
+
     @property
     def animal(self) -> Animal | None:
         """The animal this face breeds, or None for a predator."""

@@ -47,9 +47,21 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
 
 
 def normalise(desc: np.ndarray) -> np.ndarray:
-    """Zero mean per channel and unit norm per descriptor (gain and offset of the light do not
-    matter); outer rings weigh more (they cover more area)."""
-    d = desc - desc.mean(axis=(1, 2), keepdims=True)
+    """Make descriptors comparable across lighting.
+
+    Lightness is replaced by its rank within the disc (any exposure, gamma or clipping that
+    keeps the order of grey levels gives the same picture), on the 0..100 scale of L; the colour
+    channels a, b are kept. Then zero mean per channel and unit norm per descriptor; outer rings
+    weigh more (they cover more area).
+    """
+    n_desc = len(desc)
+    light = desc[..., 0].reshape(n_desc, -1)
+    ranks = np.empty_like(light)
+    order = np.argsort(light, axis=1)
+    np.put_along_axis(ranks, order, np.linspace(0, 100, light.shape[1], dtype=np.float32)[None, :], axis=1)
+    d = desc.copy()
+    d[..., 0] = ranks.reshape(desc.shape[:3])
+    d = d - d.mean(axis=(1, 2), keepdims=True)
     d = d * np.sqrt((np.arange(RINGS, dtype=np.float32) + 0.5) / RINGS)[None, None, :, None]
     n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True))
     return (d / np.maximum(n, 1e-3)).astype(np.float32)

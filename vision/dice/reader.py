@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.dice.colour import BINS, balance_gains, balanced
@@ -132,6 +133,18 @@ def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
     return float(1.0 / (1.0 + np.exp(-3.0 * z)))
 
 
+def _touching(a: Blob, b: Blob) -> bool:
+    """Whether two dice's silhouettes come within a tenth of a die's radius of each other."""
+    gap = 0.1 * min(a.radius, b.radius)
+    pts = b.hull.reshape(-1, 1, 2).astype(np.float32)
+    hull = a.hull.reshape(-1, 1, 2).astype(np.float32)
+    near = max(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in pts.reshape(-1, 2))
+    if near >= -gap:
+        return True
+    pts, hull = hull, pts
+    return max(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in pts.reshape(-1, 2)) >= -gap
+
+
 class DiceReader:
     """Reads rolls with an enrolled :class:`DiceModel`."""
 
@@ -182,12 +195,14 @@ class DiceReader:
         if missing or any(b.touches_border for b in blobs):
             return DiceReading(None, 0.0, "one die hidden")
         faces, confs = [], []
+        # touching dice hide part of each other's silhouette: then only the top face counts
+        touching = _touching(blobs[0], blobs[1])
         for die, blob in enumerate(blobs):
             expected = m.scaled_area(die, frame.shape[1])
-            if (blob.elongation > MOTION_ELONGATION
-                    or sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness):
+            if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or (
+                    not touching and blob.elongation > MOTION_ELONGATION):
                 return DiceReading(None, 0.0, "motion")
-            if blob.elongation > m.max_elongation + TILT_ELONGATION:
+            if not touching and blob.elongation > m.max_elongation + TILT_ELONGATION:
                 return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
             face, score, margin = scores.best
