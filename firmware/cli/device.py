@@ -189,15 +189,15 @@ _scene_seed = [0]
 
 
 def _camera_roll(service: Any, feed: Any, seen: Any) -> None:
-    """Show the camera the bot's move: dice picked up (empty table) or a rendered roll."""
+    """Show the camera the bot's move: dice rolling (smeared) or a rendered roll."""
     from vision.render.dice import render_background, render_scene
 
     session = service.session
-    if seen.faces is None:
-        feed.push(render_background())
+    _scene_seed[0] += 1
+    if seen.faces is None:  # the dice are rolling
+        feed.push(render_scene(_scene_seed[0], setup=0, motion=True)[0])
         target = lambda: session.armed  # noqa: E731
     else:
-        _scene_seed[0] += 1
         image, _ = render_scene(_scene_seed[0], setup=0,
                                 faces=(seen.faces[0].value, seen.faces[1].value))
         feed.push(image)
@@ -206,8 +206,8 @@ def _camera_roll(service: Any, feed: Any, seen: Any) -> None:
     end = time.monotonic() + 5.0
     while not target() and time.monotonic() < end:
         service.step(timeout=0.05)
-    if seen.faces is not None and not target():
-        feed.push(render_background())  # unreadable: pick the dice up and roll again
+    if seen.faces is not None and not target():  # unreadable: the bot rolls again
+        feed.push(render_background())
 
 
 def _solitaire(service: Any, variant_name: str) -> None:

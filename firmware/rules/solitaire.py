@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     model.save(out)
     print(f"{rules.name} caps={caps}: {model.turns.size} farms, {len(model.exchanges)} exchanges, "
           f"{model.iterations} rounds in {elapsed:.1f}s; expected turns from "
-          f"{rules.starting or 'an empty farm'}: {model.expected_turns(rules.starting):.4f}; "
+          f"{str(rules.starting) or 'an empty farm'}: {model.expected_turns(rules.starting):.4f}; "
           f"wrote {out} ({out.stat().st_size} bytes)")
     return 0
 

@@ -270,4 +270,37 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if not big:
             break
         banned |= big
+    kept += _split_pairs([refined[i] for i in banned if refined.get(i) is not None], kept, options)
     return [k / scale for k in kept]
+
+
+def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions) -> list[np.ndarray]:
+    """Two cards lying long side to long side, found only as one quad about twice a card's
+    size: cut it in two across its long sides (where nothing else was found)."""
+    if not big or not kept:
+        return []
+    med = float(np.median([cv2.contourArea(k) for k in kept]))
+    out: list[np.ndarray] = []
+    for q in big:
+        if not 1.7 <= cv2.contourArea(q) / med <= 2.4:
+            continue
+        q = order_corners(q)
+        d = np.sqrt(((q - q[_NEXT]) ** 2).sum(axis=1))
+        if d[0] + d[2] < d[1] + d[3]:
+            q = q[_NEXT]  # make 0-1 and 3-2 the long sides
+        m01, m32 = (q[0] + q[1]) / 2, (q[3] + q[2]) / 2
+        for half in (np.array([q[0], m01, m32, q[3]]), np.array([m01, q[1], q[2], m32])):
+            half = order_corners(half.astype(np.float32))
+            r = side_ratio(half)
+            if options.ratio is not None and abs(r - options.ratio) > options.ratio_tolerance:
+                continue
+            if not options.min_ratio <= r <= options.max_ratio:
+                continue
+            c = tuple(float(x) for x in half.sum(axis=0) / 4)
+            if any(cv2.pointPolygonTest(k, c, False) >= 0 for k in kept + out):
+                continue
+            if any(cv2.pointPolygonTest(half, tuple(float(x) for x in k.sum(axis=0) / 4), False) >= 0
+                   for k in kept + out):
+                continue
+            out.append(half)
+    return out

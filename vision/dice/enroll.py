@@ -31,6 +31,8 @@ from vision.dice.model import DiceModel
 from vision.dice.reader import score_faces
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+#: Extra exposures each enrolled face is also remembered at.
+EXPOSURES = (0.7, 1.35)
 #: Chromaticity distance from the empty table that marks a die pixel at enrollment.
 MIN_CHROMA_STEP = 0.03
 
@@ -256,11 +258,21 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
             if best is None or q > best[0]:
                 best = (q, float(k), rho, desc)
     _, perspective, rho, templates = best
-    templates = _recentre(samples, found, face_idx, templates, perspective, rho * ref[die_of])
+    discs = rho * ref[die_of]
+    templates, centres = _recentre(samples, found, face_idx, templates, perspective, discs)
+    # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
+    variants = [templates]
+    for exposure in EXPOSURES:
+        variants.append(np.stack([
+            polar_patches(img, balance_gains(img) * exposure, c, b.radius, np.zeros((1, 2), np.float32),
+                          float(disc))[0]
+            for (_, img, _), b, c, disc in zip(samples, found, centres, discs)]))
+    n = len(samples)
 
     model = DiceModel(
-        templates=templates.astype(np.float32), template_face=face_idx.astype(np.int64),
-        template_die=die_of.astype(np.int64), densities=densities, floor=float(floor),
+        templates=np.concatenate(variants).astype(np.float32),
+        template_face=np.tile(face_idx, len(variants)).astype(np.int64),
+        template_die=np.tile(die_of, len(variants)).astype(np.int64), densities=densities, floor=float(floor),
         frame_size=np.array([size[1], size[0]], np.int64), die_area=die_area,
         perspective=perspective, rho=rho,
         sharpness=float(np.median([sharpness(img, b) for (_, img, _), b in zip(samples, found)])),
@@ -269,7 +281,8 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # 6. thresholds from leave-one-out reads of the samples themselves
     tops, margins = [], []
     for i, ((face, img, _), b, d) in enumerate(zip(samples, found, die_of)):
-        fs = score_faces(model, img, balance_gains(img), b, int(d), exclude=i)
+        fs = score_faces(model, img, balance_gains(img), b, int(d),
+                         exclude=np.arange(i, len(model.templates), n))
         if face not in fs.scores or sum(1 for j in range(len(samples))
                                         if j != i and faces[j] == face) == 0:
             continue
@@ -296,16 +309,20 @@ def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.nd
     offsets = np.concatenate([COARSE, FINE])
     bank = spectra(templates)
     out = templates.copy()
+    centres = []
     for i, ((_, img, _), b) in enumerate(zip(samples, found)):
         peers = np.flatnonzero(face_idx == face_idx[i])
         peers = peers[peers != i]
+        centre = _centre(img, b, perspective)
         if len(peers) == 0:
+            centres.append(centre)
             continue
-        desc = polar_patches(img, balance_gains(img), _centre(img, b, perspective), b.radius,
-                             offsets, float(discs[i]))
+        desc = polar_patches(img, balance_gains(img), centre, b.radius, offsets, float(discs[i]))
         sc = best_rotation_scores(spectra(desc), bank[peers]).mean(axis=1)
-        out[i] = desc[int(np.argmax(sc))]
-    return out
+        best = int(np.argmax(sc))
+        out[i] = desc[best]
+        centres.append((centre[0] + offsets[best][0] * b.radius, centre[1] + offsets[best][1] * b.radius))
+    return out, centres
 
 
 def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> float:

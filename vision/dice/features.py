@@ -47,21 +47,9 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
 
 
 def normalise(desc: np.ndarray) -> np.ndarray:
-    """Make descriptors comparable across lighting.
-
-    Lightness is replaced by its rank within the disc (any exposure, gamma or clipping that
-    keeps the order of grey levels gives the same picture), on the 0..100 scale of L; the colour
-    channels a, b are kept. Then zero mean per channel and unit norm per descriptor; outer rings
-    weigh more (they cover more area).
-    """
-    n_desc = len(desc)
-    light = desc[..., 0].reshape(n_desc, -1)
-    ranks = np.empty_like(light)
-    order = np.argsort(light, axis=1)
-    np.put_along_axis(ranks, order, np.linspace(0, 100, light.shape[1], dtype=np.float32)[None, :], axis=1)
-    d = desc.copy()
-    d[..., 0] = ranks.reshape(desc.shape[:3])
-    d = d - d.mean(axis=(1, 2), keepdims=True)
+    """Zero mean per channel and unit norm per descriptor (gain and offset of the light do not
+    matter); outer rings weigh more (they cover more area)."""
+    d = desc - desc.mean(axis=(1, 2), keepdims=True)
     d = d * np.sqrt((np.arange(RINGS, dtype=np.float32) + 0.5) / RINGS)[None, None, :, None]
     n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True))
     return (d / np.maximum(n, 1e-3)).astype(np.float32)
@@ -77,5 +65,6 @@ def best_rotation_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray
 
     Both arguments are outputs of :func:`spectra`.
     """
-    cross = np.einsum("qfm,kfm->qkf", query, np.conj(templates))
-    return np.fft.irfft(cross, n=ANGLES, axis=2).max(axis=2)
+    # per frequency, a (Q x M) by (M x K) product: one batched matrix multiply
+    cross = np.matmul(query.transpose(1, 0, 2), np.conj(templates).transpose(1, 2, 0))  # F, Q, K
+    return np.fft.irfft(cross, n=ANGLES, axis=0).max(axis=0)

@@ -85,7 +85,7 @@ def top_face_centre(model: DiceModel, frame_shape: tuple[int, ...], blob: Blob) 
 
 
 def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Blob, die: int,
-                exclude: int | None = None, perspective: float | None = None,
+                exclude: int | np.ndarray | None = None, perspective: float | None = None,
                 rho: float | None = None) -> FaceScores:
     """Compare a die's top face with the enrolled templates of that die's faces.
 
