@@ -27,7 +27,7 @@ from tqdm import tqdm  # noqa: E402
 
 from vision.dice.enroll import enroll_folder  # noqa: E402
 from vision.dice.reader import DiceReader  # noqa: E402
-from vision.render.dice import Setup, render_scene, write_samples  # noqa: E402
+from vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
 
 HELD_OUT_SEED = 20261129
 
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra unreadable scenes (hidden, tilted, motion) (default 60)")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
     ap.add_argument("--per-face", type=int, default=3)
+    ap.add_argument("--art", default="badge", choices=ARTS, help="dice art style (default badge)")
     ap.add_argument("--show-errors", action="store_true")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -55,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     odd_per_setup = -(-args.odd // args.setups)
     with tempfile.TemporaryDirectory() as tmp, tqdm(total=args.setups * (per_setup + odd_per_setup),
                                                     desc="dice bench", unit="scene",
-                                                    file=sys.stdout) as bar:
+                                                    file=sys.stderr) as bar:
         for k in range(args.setups):
             setup_seed = args.seed * 7 + k
-            setup = Setup.from_seed(setup_seed, table_kind=("wood", "cloth")[k % 2])
+            setup = Setup.from_seed(setup_seed, table_kind=("wood", "cloth")[k % 2], art=args.art)
             folder = write_samples(f"{tmp}/setup{k}", setup=setup, per_face=args.per_face,
                                    seed=setup_seed)
             reader = DiceReader(enroll_folder(folder))
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     n = sum(outcome.values())
     lat = np.array(latencies) * 1000
     cpu_ms = np.array(cpu) * 1000
-    print(f"dice vision on {n} rendered held-out scenes ({args.setups} setups, seed {args.seed}, "
+    print(f"dice vision on {n} rendered held-out scenes ({args.setups} setups, {args.art} art, seed {args.seed}, "
           f"{args.per_face} enrollment photos per face per die)")
     print(f"  exact roll read   {outcome['right'] / n:7.2%}  ({outcome['right']})")
     print(f"  wrong (confident) {outcome['wrong'] / n:7.2%}  ({outcome['wrong']})")

@@ -128,6 +128,9 @@ class Service:
     # -- start --------------------------------------------------------------
     def start(self) -> Session:
         """Open everything, replay the journal, show the game, tell systemd READY=1."""
+        if threading.current_thread() is threading.main_thread():
+            # From here on SIGTERM ends the loop cleanly (systemctl stop during a replay too).
+            signal.signal(signal.SIGTERM, lambda *_: self._stop.set())
         if self.hw is None:
             from hw import open_hardware  # noqa: PLC0415
 
@@ -215,8 +218,6 @@ class Service:
 
     def run(self) -> int:
         """Loop until SIGTERM/SIGINT (or :meth:`stop`)."""
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, lambda *_: self._stop.set())
         while not self._stop.is_set():
             self.step(0.05)
         self.notifier.notify("STOPPING=1")

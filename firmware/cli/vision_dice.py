@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from vision.dice.enroll import enroll_folder, load_image
+from vision.dice.enroll import EXPOSURES, enroll_folder, load_image
 from vision.dice.model import DiceModel
 from vision.dice.reader import DiceReader
 
@@ -20,7 +20,7 @@ def enroll(samples: Path, model: Path) -> int:
 
     learned = enroll_folder(samples, progress)
     learned.save(model)
-    n = len(learned.templates)
+    n = len(learned.templates) // (1 + len(EXPOSURES))  # each photo at several exposures
     print(f"enrolled {n} photos of the dice -> {model} (accept at score >= {learned.min_score:.2f}, "
           f"lead >= {learned.min_margin:.2f})")
     return 0

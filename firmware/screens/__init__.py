@@ -32,9 +32,10 @@ def render(session: Session, language: str = "en") -> Image.Image:
     if phase is Phase.STOCK:
         return sf.stock(s, tr, cam)
     if phase in (Phase.LAST_ROLL, Phase.RESULT):
+        who = session.rolled_by
         if {e.kind for e in s.last_events} & PREDATOR_EVENTS:
-            return sf.predator(s, tr, camera_ok=cam)
-        return sf.roll_result(s, tr, camera_ok=cam)
+            return sf.predator(s, tr, who, camera_ok=cam)
+        return sf.roll_result(s, tr, who, camera_ok=cam)
     if phase is Phase.TRADE:
         return sf.trade(s, session.menu, session.cursor, tr, cam)
     if phase is Phase.CONSENT:

@@ -21,7 +21,7 @@ from firmware.session.cardgame import (SETUP_CHOICES, Entry, Phase, Question, Sc
                                        Setup, TableState, setup_choices, winners)
 
 from .canvas import BODY, HINT, WIDTH, blank, header, hint
-from .font import LINE, draw_text, draw_text_centred, fit, text_width
+from .font import LINE, draw_text, fit, text_width
 from .cardgame_icons import SIZE, draw_card_icon
 
 Translate = Callable[[str], str]

@@ -1,6 +1,6 @@
 """Every screen in a fixed example situation: the reference PNGs for tests and docs.
 
-    python -m firmware.screens.gallery            # rewrite tests/screens/reference + docs/screens
+    python -m firmware.screens.gallery            # tests/screens/reference + docs/screens (3x)
     python -m firmware.screens.gallery --out DIR  # write them somewhere else
 """
 
@@ -105,12 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="write the reference screen PNGs")
     parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
     args = parser.parse_args(argv)
-    targets = [(args.out, 1)] if args.out else [
-        (ROOT / "tests" / "screens" / "reference", 1), (ROOT / "docs" / "screens", 3)]
-    for folder, scale in targets:
+    targets = [(args.out, 1, "")] if args.out else [
+        (ROOT / "tests" / "screens" / "reference", 1, ""),
+        (ROOT / "docs" / "screens", 3, "superfarmer_")]
+    for folder, scale, prefix in targets:
         folder.mkdir(parents=True, exist_ok=True)
         for name, image in all_screens().items():
-            save(image, folder / f"{name}.png", scale)
+            save(image, folder / f"{prefix}{name}.png", scale)
         print(f"wrote {len(all_screens())} screens to {folder}")
     return 0
 

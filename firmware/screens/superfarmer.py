@@ -12,12 +12,12 @@ from PIL import Image
 from firmware.i18n import Translate
 from firmware.rules.dice import GREEN, RED, Face
 from firmware.rules.game import GameState
-from firmware.rules.herd import LIVESTOCK, Animal
+from firmware.rules.herd import LIVESTOCK
 from firmware.rules.superfarmer import Event, EventKind, Exchange
 
-from .canvas import (BODY, HEIGHT, HINT, WIDTH, arrow, blank, die, header, herd_grid,
+from .canvas import (BODY, HINT, WIDTH, arrow, blank, die, header, herd_grid,
                      herd_row, hint)
-from .font import LINE, draw_text, draw_text_centred, fit, text_width
+from .font import LINE, draw_text, draw_text_centred, fit
 from .icons import SIZE, draw_icon
 
 
@@ -248,5 +248,4 @@ def progress(tr: Translate, title: str, fraction: float) -> Image.Image:
 
 
 __all__ = ["camera_gone", "confirm", "consent", "dice_entry", "farm", "journal_repaired",
-           "new_game", "predator", "progress", "roll_result", "stock", "trade", "winner",
-           "Animal", "HEIGHT", "text_width"]
+           "new_game", "predator", "progress", "roll_result", "stock", "trade", "winner"]

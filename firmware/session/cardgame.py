@@ -24,7 +24,6 @@ resumes the entry at exactly the same question.
 from __future__ import annotations
 
 import enum
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -560,6 +559,7 @@ class Scorekeeper:
         self._board = False
         self._new_game = False
         self._tally: tuple[TableState, Tally] | None = None
+        self._entry: tuple[TableState, Entry] | None = None
         self._sync()
         if self.state is not None and self.state.results and not self.state.answers:
             self._board = True  # resumed between rounds: show where everyone stands
@@ -571,8 +571,12 @@ class Scorekeeper:
 
     @property
     def entry(self) -> Entry:
-        assert self.state is not None
-        return walk(self.state)
+        """This round's answers read back (cached: the state is immutable)."""
+        state = self.state
+        assert state is not None
+        if self._entry is None or self._entry[0] is not state:
+            self._entry = (state, walk(state))
+        return self._entry[1]
 
     @property
     def question(self) -> Question | None:
@@ -584,7 +588,7 @@ class Scorekeeper:
         state = self.state
         assert state is not None
         if self._tally is None or self._tally[0] is not state:
-            self._tally = (state, score(state))
+            self._tally = (state, score(state, self.entry))
         return self._tally[1]
 
     @property
@@ -733,20 +737,7 @@ class Scorekeeper:
         return out
 
 
-def open_scorekeeper(journal: CardgameJournal, setup: Setup | None = None) -> tuple[Scorekeeper, Replay]:
-    """Replay ``journal`` (opening it) and return the session resumed on it."""
-    replay = journal.open()
-    keeper = Scorekeeper(setup, lambda action, state: journal.append(action, state),
-                         replay.timeline)
-    return keeper, replay
-
-
-def read_journal_states(path: Path) -> list[Any]:
-    """The recorded states of a journal file, in order (for tests and the curious)."""
-    return [json.loads(line)["state"] for line in path.read_bytes().splitlines()]
-
-
 __all__ = ["Action", "CardgameJournal", "ColumnCount", "Entry", "FarmCount", "Phase",
            "Question", "RoundResult", "Scorekeeper", "Setup", "TableState", "Timeline",
-           "apply", "attacks", "column_cards", "new_game_action", "open_scorekeeper",
+           "apply", "attacks", "column_cards", "new_game_action",
            "score", "score_action", "scorecard", "walk", "winners"]

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware.rules.dice import GREEN, RED, Face, Roll
-from firmware.rules.errors import RulesError
 from firmware.rules.game import GameState, new_state
 from firmware.rules.superfarmer import EventKind, Rules
 
@@ -86,6 +85,8 @@ class Session:
         #: A camera roll settles only after the dice were seen moving (never the same roll twice).
         self.armed = False
         self.progress: tuple[str, float] | None = None
+        #: The farm that rolled last (None: not known since the start).
+        self.rolled_by: int | None = None
 
     # -- state ----------------------------------------------------------
     @property
@@ -220,7 +221,9 @@ class Session:
     def settle(self, roll: Roll, source: str) -> None:
         """Settle ``roll`` for the current farm and show what it did."""
         places = len(self.state.places)
+        roller = self.state.current
         self._do({"action": "roll", "roll": str(roll), "source": source})
+        self.rolled_by = roller
         self.seen = None
         for event in self.state.last_events:
             if event.kind is EventKind.LOST_TO_FOX and "fox" not in self.alerts:
@@ -305,5 +308,4 @@ class Session:
         return GREEN_FACES[self.green], RED_FACES[self.red]
 
 
-__all__ = ["CAMERA_TIMEOUT", "CONFIDENT", "Notice", "Phase", "RollSeen", "Session",
-           "RulesError"]
+__all__ = ["CAMERA_TIMEOUT", "CONFIDENT", "Notice", "Phase", "RollSeen", "Session"]

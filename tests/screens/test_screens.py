@@ -12,7 +12,6 @@ from PIL import Image, ImageChops
 
 from firmware.i18n import LANGUAGES, translator
 from firmware.i18n.compile import catalogs, mo_bytes, parse_po
-from firmware.rules.game import new_state
 from firmware.rules.superfarmer import CLASSIC
 from firmware.screens import frame_text, render
 from firmware.screens.font import GLYPHS, text_width

@@ -34,7 +34,7 @@ def start(config: Path) -> subprocess.Popen:
 
 
 def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
-    config = write_config(tmp_path, "[game]\nplayers = 3\n")
+    config = write_config(tmp_path, "[game]\nplayers = 4\n")
     journal_dir = tmp_path / "journal"
     rng = random.Random(2024)
     acked = 0
@@ -72,10 +72,10 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
         assert replay.dropped <= 1, replay.problem
         assert replay.seq >= acked, f"kill {kill}: acknowledged record {acked} lost"
         acked = replay.seq
-    assert len(set(resumed_at)) > KILLS // 2  # the kills landed at many different records
+    assert len(set(resumed_at)) > KILLS // 3  # the kills landed at many different records
     proc = start(config)  # finish the game without interruption
     out, _ = proc.communicate(timeout=120)
     assert out.strip().splitlines()[-1].startswith("done")
     final = Journal(journal_dir).open()
-    expected = play_alone(Bot(SEED, undo_every=UNDO_EVERY), 3, CLASSIC)
+    expected = play_alone(Bot(SEED, undo_every=UNDO_EVERY), 4, CLASSIC)
     assert final.timeline.state.over and final.timeline.state == expected

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 from firmware.i18n import translator
-from firmware.journal import Journal
 from firmware.rules.dice import Face
 from firmware.rules.game import GameState
 from firmware.rules.herd import Herd

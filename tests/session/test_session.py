@@ -280,3 +280,19 @@ def test_offers_are_all_legal_for_a_busy_farm():
     menu = offers(st_)
     assert menu and all(st_.farm.covers(o.exchange.gives) and st_.stock.covers(o.exchange.takes)
                         for o in menu)
+
+
+def test_result_screen_names_the_farm_that_rolled():
+    from firmware.screens import render
+    from firmware.screens.superfarmer import roll_result
+    from firmware.i18n import translator
+
+    farms = (Herd.parse("rabbit=1,sheep=1,pig=1,cow=1,horse=1"), Herd.parse("rabbit=2"),
+             Herd.parse("rabbit=3"))
+    st_ = GameState(COMPACT, farms, COMPACT.stock_for(*farms), current=2, places=(0,),
+                    turns=(5, 5, 4))
+    s, _ = make(3, COMPACT, st_)
+    s.press("ok")  # winner screen -> play on
+    enter_roll(s, Roll(Face.RABBIT, Face.SHEEP))
+    assert s.rolled_by == 2 and s.state.current == 1  # farm 1 (index 0) has finished
+    assert render(s).tobytes() == roll_result(s.state, translator("en"), 2).tobytes()

@@ -8,12 +8,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.enroll import DiceEnrollment, EnrollmentPlan, build_model, enroll_folder, read_samples
+from vision.dice.enroll import (EXPOSURES, DiceEnrollment, EnrollmentPlan, build_model,
+                                enroll_folder, read_samples)
+
+VARIANTS = 1 + len(EXPOSURES)  # each photo is remembered at several exposures
 from vision.dice.faces import DICE, FACES
 
 
 def test_enrolled_model_knows_which_die_is_which(model):
-    assert len(model.templates) == 20  # 2 photos x (4 one-die faces + 2 x 3 shared faces)
+    # 2 photos x (4 one-die faces + 2 x 3 shared faces)
+    assert len(model.templates) == 20 * VARIANTS
     die_of = {FACES[f]: set() for f in model.template_face}
     for f, d in zip(model.template_face, model.template_die):
         die_of[FACES[f]].add(DICE[d])
@@ -42,7 +46,7 @@ def test_plan_and_guided_enrollment(samples, model):
     assert steps == 20 and enrollment.progress() == (20, 20)
     enrollment.set_background(background)
     built = enrollment.build_model()
-    assert len(built.templates) == 20
+    assert len(built.templates) == 20 * VARIANTS
     assert sorted(built.template_die.tolist()) == sorted(model.template_die.tolist())
 
 

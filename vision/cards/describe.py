@@ -136,7 +136,7 @@ def detail_distances(candidates: list[np.ndarray], query: np.ndarray) -> np.ndar
     stack = np.stack(candidates)
     spread = np.abs(stack - stack.mean(axis=0)).sum(axis=3).max(axis=0)
     flat = spread.ravel()
-    k = int(0.92 * (flat.size - 1))
+    k = int(0.96 * (flat.size - 1))
     thr = max(float(np.partition(flat, k)[k]), 0.3)
     region = spread >= thr
     if region.sum() < 4:

@@ -30,6 +30,8 @@ class DieModel:
     body: tuple[float, float, float]
     side_px: float
     samples: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+    #: Typical share of the die's outline covered by the top face's mark (0: unknown).
+    mark_share: float = 0.0
 
 
 @dataclass
@@ -41,7 +43,7 @@ class ColourDiceModel:
         return {
             "format": FORMAT, "version": VERSION, "frame_width": self.frame_width,
             "dice": {
-                name: {"body": list(d.body), "side_px": d.side_px,
+                name: {"body": list(d.body), "side_px": d.side_px, "mark_share": d.mark_share,
                        "samples": {k: [list(v) for v in vs] for k, vs in d.samples.items()}}
                 for name, d in self.dice.items()
             },
@@ -67,7 +69,8 @@ class ColourDiceModel:
                 values = list(body) + [x for vs in samples.values() for v in vs for x in v]
                 if not all(math.isfinite(x) for x in values) or float(d["side_px"]) <= 0:
                     raise ModelError(f"{source}: die {name!r} has bad numbers")
-                dice[name] = DieModel(body, float(d["side_px"]), samples)  # type: ignore[arg-type]
+                dice[name] = DieModel(body, float(d["side_px"]), samples,  # type: ignore[arg-type]
+                                      float(d.get("mark_share", 0.0)))
             model = cls(dice, int(data.get("frame_width", 960)))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             if isinstance(exc, ModelError):

@@ -125,7 +125,8 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
         mark = mark_colour(frame, found[0])
-        if mark is None or mark[1] < 0.05:
+        # a patch much smaller than the enrolled marks is a side face's colour, not the top's
+        if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
             continue
         colour, conf = classify(model.dice[name], mark[0])
@@ -192,6 +193,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceM
         for name in layout
     }, WORK_W * 2)
     for name, colours in frames.items():
+        shares = []
         for colour, fs in colours.items():
             for frame in fs:
                 frame = _frame_for(model, name, frame)
@@ -200,6 +202,8 @@ def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceM
                 if mark is None:
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
+                shares.append(mark[1])
+        model.dice[name].mark_share = float(np.median(shares)) if shares else 0.0
         missing = [c for c in colours if not model.dice[name].samples.get(c)]
         if missing:
             raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")

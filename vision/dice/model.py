@@ -57,6 +57,7 @@ class DiceModel:
         """Write the model atomically (temp file, then rename)."""
         path = Path(path)
         arrays = {f.name: np.asarray(getattr(self, f.name)) for f in fields(self)}
+        arrays["templates"] = arrays["templates"].astype(np.float16)  # plenty for unit-norm data
         buf = io.BytesIO()
         np.savez_compressed(buf, kind=np.array(KIND), version=np.array(VERSION), **arrays)
         tmp = path.with_name(f".{path.name}.tmp")
@@ -91,6 +92,7 @@ class DiceModel:
         for name in ("floor", "perspective", "rho", "sharpness", "max_elongation", "min_score",
                      "min_margin"):
             values[name] = float(values[name])
+        values["templates"] = values["templates"].astype(np.float32)
         model = cls(**values)
         k = len(model.templates)
         if (model.templates.shape[1:] != (ANGLES, RINGS, 3) or model.template_face.shape != (k,)

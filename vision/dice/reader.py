@@ -174,7 +174,8 @@ class DiceReader:
         v = chroma - 1 / 3
         t = (v @ axis) / float(axis @ axis)
         off = np.linalg.norm(v - t[..., None] * axis, axis=2)
-        faint = (t > 0.2) & (off < 0.5 * float(np.linalg.norm(axis)))
+        # between the table's grey and the die's own colour: blended, as a moving die is
+        faint = (t > 0.2) & (t < 0.65) & (off < 0.5 * float(np.linalg.norm(axis)))
         area = m.scaled_area(die, frame.shape[1])
         blob = blob_of(faint, work_scale(frame), 0.35 * area)
         return blob is not None and blob.area > 0.5 * area

@@ -189,8 +189,14 @@ _PENTAGON = np.array([[TEX / 2 + _TEX_R * np.sin(2 * np.pi * k / 5),
                        TEX / 2 - _TEX_R * np.cos(2 * np.pi * k / 5)] for k in range(5)], np.float32)
 
 
-def face_texture(die: str, face: str) -> np.ndarray:
+#: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour.
+ARTS = ("badge", "plain")
+
+
+def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
     """The picture on one face: die colour, a pale badge and the animal (TEX x TEX BGR)."""
+    if art not in ARTS:
+        raise ValueError(f"unknown art {art!r} (expected one of {', '.join(ARTS)})")
     body = np.array(DIE_COLOURS[die], np.float32)
     tex = np.zeros((TEX, TEX, 3), np.uint8)
     tex[:] = body.astype(np.uint8)
@@ -199,18 +205,19 @@ def face_texture(die: str, face: str) -> np.ndarray:
                   cv2.LINE_AA)
     badge = tuple(int(v) for v in 0.25 * body + 0.75 * np.array([215, 235, 240]))
     r_in = _TEX_R * np.cos(np.pi / 5)
-    cv2.circle(tex, (TEX // 2, TEX // 2), int(r_in * 0.82), badge, -1, cv2.LINE_AA)
+    if art == "badge":
+        cv2.circle(tex, (TEX // 2, TEX // 2), int(r_in * 0.82), badge, -1, cv2.LINE_AA)
     ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
     return tex
 
 
-_TEXTURES: dict[tuple[str, str], np.ndarray] = {}
+_TEXTURES: dict[tuple[str, str, str], np.ndarray] = {}
 
 
-def _texture(die: str, face: str) -> np.ndarray:
-    key = (die, face)
+def _texture(die: str, face: str, art: str) -> np.ndarray:
+    key = (die, face, art)
     if key not in _TEXTURES:
-        _TEXTURES[key] = face_texture(die, face)
+        _TEXTURES[key] = face_texture(die, face, art)
     return _TEXTURES[key]
 
 
@@ -296,7 +303,8 @@ def _draw_shadow(shade: np.ndarray, cam: Camera, verts: np.ndarray, light: np.nd
     cv2.fillConvexPoly(shade, hull, strength, cv2.LINE_AA)
 
 
-def _draw_die(img: np.ndarray, cam: Camera, pose: DiePose, light: np.ndarray, rng_shade: float) -> None:
+def _draw_die(img: np.ndarray, cam: Camera, pose: DiePose, light: np.ndarray, rng_shade: float,
+              art: str = "badge") -> None:
     verts, normals = pose.world()
     eye = np.array([0.0, 0.0, cam.height])
     h, w = img.shape[:2]
@@ -311,7 +319,7 @@ def _draw_die(img: np.ndarray, cam: Camera, pose: DiePose, light: np.ndarray, rn
         if x1 <= x0 or y1 <= y0:
             continue
         hmat, _ = cv2.findHomography(_PENTAGON, dst - np.array([x0, y0], np.float32))
-        patch = cv2.warpPerspective(_texture(pose.die, LAYOUT[pose.die][k]), hmat, (x1 - x0, y1 - y0),
+        patch = cv2.warpPerspective(_texture(pose.die, LAYOUT[pose.die][k], art), hmat, (x1 - x0, y1 - y0),
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
         cv2.fillConvexPoly(mask, (dst - [x0, y0]).astype(np.int32), 1.0, cv2.LINE_AA)
@@ -331,15 +339,17 @@ class Setup:
     table: np.ndarray  # float32 BGR
     light: np.ndarray  # unit vector towards the light
     edge: float
+    art: str = "badge"
 
     @classmethod
-    def from_seed(cls, seed: int, size: tuple[int, int] = FRAME_SIZE, table_kind: str | None = None) -> "Setup":
+    def from_seed(cls, seed: int, size: tuple[int, int] = FRAME_SIZE, table_kind: str | None = None,
+                  art: str = "badge") -> "Setup":
         rng = np.random.default_rng([seed, 1])
         cam = Camera(size=size, focal=float(rng.uniform(820, 1000)) * size[0] / 960,
                      height=float(rng.uniform(36, 48)))
         az, el = rng.uniform(0, 2 * np.pi), rng.uniform(np.radians(50), np.radians(80))
         light = np.array([np.cos(az) * np.cos(el), np.sin(az) * np.cos(el), np.sin(el)])
-        return cls(cam, table(rng, size, table_kind), light, float(rng.uniform(1.9, 2.3)))
+        return cls(cam, table(rng, size, table_kind), light, float(rng.uniform(1.9, 2.3)), art)
 
 
 def _random_pose(rng: np.random.Generator, setup: Setup, die: str, face: str | None,
@@ -381,7 +391,7 @@ def _compose(rng: np.random.Generator, setup: Setup, poses: list[DiePose], *, li
         shade = cv2.GaussianBlur(shade, (0, 0), 4.0)
         img = setup.table * (1 - shade[..., None])
         for p in sorted(moved, key=lambda q: -(q.x ** 2 + q.y ** 2)):
-            _draw_die(img, setup.camera, p, light, brightness)
+            _draw_die(img, setup.camera, p, light, brightness, setup.art)
         frames.append(img)
     img = np.mean(frames, axis=0) if len(frames) > 1 else frames[0]
     return camera_faults(rng, lighting.apply(img), **faults)
@@ -407,13 +417,16 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
             continue
         pose = _random_pose(rng, setup, die, face, poses)
         if poses and (touching or (touching is None and rng.random() < 0.15)):
-            a = rng.uniform(0, 2 * np.pi)
-            d = 2 * 1.40 * setup.edge
-            pose.x, pose.y = poses[0].x + d * np.cos(a), poses[0].y + d * np.sin(a)
+            # side by side: the silhouettes (radius 1.376 edges) almost meet; never overlap
             w, h = setup.camera.size
             lim_x, lim_y = setup.camera.table_point(w - 115, h - 115)
-            pose.x = float(np.clip(pose.x, -lim_x, lim_x))
-            pose.y = float(np.clip(pose.y, -lim_y, lim_y))
+            d = 2 * 1.40 * setup.edge
+            for _ in range(100):
+                a = rng.uniform(0, 2 * np.pi)
+                x, y = poses[0].x + d * np.cos(a), poses[0].y + d * np.sin(a)
+                if abs(x) <= lim_x and abs(y) <= lim_y:
+                    pose.x, pose.y = float(x), float(y)
+                    break
         if die == tilted:
             pose.tilt = float(rng.uniform(np.radians(22), np.radians(32)))
             pose.tilt_axis = float(rng.uniform(0, 2 * np.pi))
