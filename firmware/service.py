@@ -301,6 +301,15 @@ class Service:
             self._stop.wait(max(0.0, self.FRAME_INTERVAL - (time.monotonic() - started)))
 
 
+def state_digest(state: GameState) -> str:
+    """CRC32 of a game state's canonical JSON (the power-cut tests compare resumed states)."""
+    import json  # noqa: PLC0415
+    import zlib  # noqa: PLC0415
+
+    text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+    return f"{zlib.crc32(text.encode()):08x}"
+
+
 def setup_logging() -> None:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
@@ -333,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         session = service.start()
         if args.ack:
-            print(f"ready {service.journal.seq} {session.state.to_dict()['turns']}", flush=True)
+            print(f"ready {service.journal.seq} {state_digest(session.state)}", flush=True)
         if args.autoplay is None:
             return service.run()
         from firmware.session.bot import Bot  # noqa: PLC0415

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from firmware.journal import Journal
 from firmware.rules.superfarmer import CLASSIC
+from firmware.service import state_digest
 from firmware.session.bot import Bot, play_alone
 
 from .test_notify import ROOT, write_config
@@ -51,6 +52,8 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
             before = Journal(journal_dir)
             # The restarted service resumed exactly where the journal ends.
             assert int(ready[1]) >= acked
+            if kill:
+                assert (int(ready[1]), ready[2]) == (replay.seq, state_digest(replay.timeline.state))
             wanted = rng.randint(1, 4)
             got = 0
             while got < wanted:

@@ -306,7 +306,8 @@ def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.nd
     from vision.dice.features import best_rotation_scores, spectra
     from vision.dice.reader import COARSE, FINE
 
-    offsets = np.concatenate([COARSE, FINE])
+    # small moves only: photos agreeing with each other must not drift off the face together
+    offsets = np.concatenate([COARSE[np.hypot(*COARSE.T) <= 0.081], FINE])
     bank = spectra(templates)
     out = templates.copy()
     centres = []
