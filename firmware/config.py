@@ -29,8 +29,9 @@ CAMERA_KINDS = ("none", "picamera2", "feed", "usb", "video", "folder")
 GAME_MODES = ("superfarmer", "funfarm", "cardgame")
 VARIANTS = ("classic", "compact")
 LANGUAGES = ("en", "pl")
-#: Players allowed per game mode (Fun Farm seats up to 10 buzzers).
-PLAYERS = {"superfarmer": (2, 6), "cardgame": (2, 6), "funfarm": (2, 10)}
+#: Players allowed per game mode (Fun Farm seats up to 10 buzzers); Super Farmer's come from
+#: its variant's rules (see :func:`players_range`): classic 1-6 (solitaire), compact 2-6.
+PLAYERS = {"superfarmer": (1, 6), "cardgame": (2, 6), "funfarm": (2, 10)}
 MAX_BUZZERS = 10
 #: BCM numbers a 40-pin header exposes as GPIO.
 BCM_PINS = range(0, 28)
@@ -285,6 +286,16 @@ def _typed(where: str, hint: Any, value: Any) -> Any:
     raise TypeError(f"{where}: unsupported setting type {hint!r}")  # a bug in this module
 
 
+def players_range(mode: str, variant_name: str = "classic") -> tuple[int, int]:
+    """Fewest and most players of ``mode``; Super Farmer's from its variant's rules."""
+    if mode == "superfarmer" and variant_name in VARIANTS:
+        from firmware.rules.superfarmer import variant  # noqa: PLC0415
+
+        rules = variant(variant_name)
+        return rules.min_players, rules.max_players
+    return PLAYERS[mode]
+
+
 def _one_of(where: str, value: str, choices: tuple[str, ...], what: str) -> None:
     if value not in choices:
         raise ConfigError(f"{where} unknown {what} {value!r} (choose {', '.join(choices)})")
@@ -339,9 +350,10 @@ def _check(c: Config) -> None:
     g = c.game
     _one_of("[game] mode:", g.mode, GAME_MODES, "game")
     _one_of("[game] variant:", g.variant, VARIANTS, "variant")
-    low, high = PLAYERS[g.mode]
+    low, high = players_range(g.mode, g.variant)
     if not low <= g.players <= high:
-        raise ConfigError(f"[game] players must be {low}-{high} for {g.mode}, got {g.players}")
+        what = f"{g.mode} ({g.variant})" if g.mode == "superfarmer" else g.mode
+        raise ConfigError(f"[game] players must be {low}-{high} for {what}, got {g.players}")
     if g.mode == "funfarm" and g.players > len(b.buzzers):
         raise ConfigError(f"[game] players = {g.players} but [buttons] buzzers wires only {len(b.buzzers)}")
     _one_of("[ui] language:", c.ui.language, LANGUAGES, "language")

@@ -14,7 +14,6 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -168,43 +167,26 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     Prints the winner and the GIF path; returns 0 when the box's totals equal the engine's
     (1 when they differ). Bad arguments raise ValueError with a one-line message.
     """
-    from firmware.cli.device import _Tap, _write_gif  # noqa: PLC0415  (the dice game's demo)
-    from firmware.screens import frame_text  # noqa: PLC0415
+    from firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
     from hw import open_hardware  # noqa: PLC0415
     from hw.pins import simulated_pins  # noqa: PLC0415
 
     if not 2 <= players <= 6:
         raise ValueError(f"the card game is for 2-6 farmers, got {players}")
-    if gif_path is not None and not gif_path.parent.resolve().is_dir():
-        raise ValueError(f"--gif: folder {gif_path.parent} does not exist")
+    check_gif_path(gif_path)
     rng = random.Random(seed)
     setup = Setup(players, advanced_water=False, predators="token")
     bots = [make_bot(LINEUP[i % len(LINEUP)], rng) for i in range(players)]
     game = Game(players, rng, GameOptions(setup.advanced_water, setup.predators),
                 names=setup.names)
-    frames: list[Any] = []
-    tty = sys.stdout.isatty()
-    pause = 0.0 if fast else 0.03
-
-    def on_frame(image: Any) -> None:
-        frames.append(image.copy())
-        if not quiet:
-            sys.stdout.write(("\x1b[H" if tty else "") + frame_text(image) + "\n")
-            if not tty:
-                sys.stdout.write("-" * 128 + "\n")
-            sys.stdout.flush()
-        if pause:
-            time.sleep(pause)
-
+    stream = FrameStream(quiet, pause=0.0 if fast else 0.03)
     journal_dir = tempfile.mkdtemp(prefix="farmbox-cardgame-")
     config = simulated_config(journal_dir, players, fast)
     taps = 0
-    if tty and not quiet:
-        sys.stdout.write("\x1b[2J")
     try:
         with simulated_pins():
             hw = open_hardware(config)
-            hw.display = _Tap(hw.display, on_frame)
+            hw.display = stream.tap(hw.display)
             box = CardgameBox(hw, journal_dir, config.ui.language, setup)
             try:
                 keeper = box.start()
@@ -234,12 +216,12 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
               file=sys.stderr)
         return 1
     if gif_path is not None:
-        _write_gif(frames, gif_path)
+        stream.save_gif(gif_path)
     scores = ", ".join(f"F{i + 1} {s}" for i, s in enumerate(keeper.state.scores))
     who = " and ".join(f"farmer {s + 1}" for s in seats)
     tie = {"score": "", "longest": " (tie-break: longest column)", "shared": " (shared win)"}[how]
     print(f"{who} won{tie}; scores {scores}; box totals = engine totals; {taps} button taps, "
-          f"{len(frames)} frames" + (f" saved to {gif_path}" if gif_path else ""))
+          f"{len(stream.frames)} frames" + (f" saved to {gif_path}" if gif_path else ""))
     return 0
 
 

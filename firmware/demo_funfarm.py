@@ -110,32 +110,16 @@ class CardEye:
 def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
              vision: bool | None = None) -> int:
     """Play one refereed game; print the winner and the GIF path; 0 on success."""
-    from PIL import Image  # noqa: PLC0415
-
-    from firmware.cli.device import _Tap, _write_gif  # noqa: PLC0415
-    from firmware.screens import frame_text  # noqa: PLC0415
+    from firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
     from firmware.screens.funfarm import render  # noqa: PLC0415
     from hw import open_hardware  # noqa: PLC0415
     from hw.pins import simulated_pins  # noqa: PLC0415
 
     if not 2 <= players <= 10:
         raise CommandError(f"--players must be 2-10 for Fun Farm, got {players}")
-    if gif_path is not None and not gif_path.parent.resolve().is_dir():
-        raise CommandError(f"--gif: folder {gif_path.parent} does not exist")
+    check_gif_path(gif_path)
     vision = (not fast) if vision is None else vision
-    frames: list[Image.Image] = []
-    tty = sys.stdout.isatty() and not quiet
-
-    def on_frame(image: Image.Image) -> None:
-        frames.append(image.copy())
-        if not quiet:
-            sys.stdout.write(("\x1b[H" if tty else "") + frame_text(image) + "\n")
-            if not tty:
-                sys.stdout.write("-" * 128 + "\n")
-            sys.stdout.flush()
-        if not fast:
-            time.sleep(0.03)
-
+    stream = FrameStream(quiet, pause=0.0 if fast else 0.03)
     workdir = Path(tempfile.mkdtemp(prefix="farmbox-funfarm-"))
     config = load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
@@ -143,13 +127,11 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
         game={"mode": "funfarm", "players": players},
         buttons={"debounce_ms": 1, "hold_time": 0.3})
     rng = random.Random(seed)
-    if tty:
-        sys.stdout.write("\x1b[2J")
     try:
         eye, cards_eye = _eyes(workdir, seed) if vision else (None, None)
         with simulated_pins():
             hw = open_hardware(config)
-            hw.display = _Tap(hw.display, on_frame)
+            hw.display = stream.tap(hw.display)
             referee = Referee(hw, render, FunFarmJournal(config.journal.dir), players,
                               FunFarmRules(), camera=True, rng=random.Random(seed))
             try:
@@ -162,9 +144,9 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if gif_path is not None:
-        _write_gif(frames, gif_path)
+        stream.save_gif(gif_path)
     w = state.winner if state.winner is not None else 0
-    where = f"; {len(frames)} frames saved to {gif_path}" if gif_path is not None else ""
+    where = f"; {len(stream.frames)} frames saved to {gif_path}" if gif_path is not None else ""
     if vision:
         print(tally, file=sys.stderr)
     print(f"player {w + 1} won with {state.scores[w]} cards after {rounds} rounds{where}")

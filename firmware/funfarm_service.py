@@ -5,14 +5,14 @@ moves it says so once (``DiceSeen(None, None)``: the dice are rolling); when it 
 again it reports the cards on the table (:class:`CardsSeen`) and then the dice
 (:class:`DiceSeen`). So the Farmer turns a card, lets the table settle for a moment, then
 rolls. :func:`serve` runs the whole box until SIGTERM (``farmbox run`` with
-``[game] mode = "funfarm"``).
+``[game] mode = "funfarm"``), speaking systemd's notify protocol like the Super Farmer
+service (READY once the journal is replayed, STATUS, WATCHDOG, STOPPING).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware.config import Config
 from firmware.session.funfarm import CameraLost, CardsSeen, DiceSeen, FunFarmJournal, Referee
+from firmware.systemd_notify import Notifier, Running, serve_game
 
 log = logging.getLogger("farmbox.funfarm")
 
@@ -98,36 +99,41 @@ def watch_camera(referee: Referee, camera: Any, watcher: TableWatcher, stop: thr
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
 
 
-def serve(config: Config, hardware: Any = None, stop: threading.Event | None = None) -> int:
+def status(referee: Referee) -> str:
+    """The one-line STATUS for systemd: round, phase, cards caught (or the winner)."""
+    st = referee.session.state
+    if st.over and st.winner is not None:
+        return f"game over, player {st.winner + 1} won with {st.scores[st.winner]} cards"
+    return (f"round {st.round}, {st.phase.value}, {len(st.draw_pile)} cards to turn, "
+            f"caught {'/'.join(map(str, st.scores))}")
+
+
+def serve(config: Config, hardware: Any = None, stop: threading.Event | None = None,
+          notifier: Notifier | None = None) -> int:
     """Run the referee on ``config``'s hardware until SIGTERM/SIGINT (or ``stop``)."""
     from firmware.rules.funfarm import FunFarmRules  # noqa: PLC0415
     from firmware.screens.funfarm import render  # noqa: PLC0415
-    from hw import open_hardware  # noqa: PLC0415
 
-    stop = stop or threading.Event()
-    hw = hardware or open_hardware(config)
-    watcher = table_watcher(config) if hw.camera is not None else None
-    language = config.ui.language
-    referee = Referee(hw, lambda s: render(s, language), FunFarmJournal(config.journal.dir),
-                      config.game.players, FunFarmRules(), camera=watcher is not None,
-                      rng=random.Random())
-    camera_thread = None
-    if watcher is not None:
-        camera_thread = threading.Thread(target=watch_camera, args=(referee, hw.camera, watcher,
-                                                                    stop), daemon=True)
-        camera_thread.start()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        while not stop.is_set():
-            referee.step(0.05)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop.set()
-        if camera_thread is not None:
-            camera_thread.join(timeout=2)
-        referee.close()
-        if hardware is None:
-            hw.close()
-    return 0
+    def start(hw: Any, stop: threading.Event) -> Running:
+        watcher = table_watcher(config) if hw.camera is not None else None
+        language = config.ui.language
+        referee = Referee(hw, lambda s: render(s, language), FunFarmJournal(config.journal.dir),
+                          config.game.players, FunFarmRules(), camera=watcher is not None,
+                          rng=random.Random())
+        log.info("Fun Farm for %d players, record %d", referee.session.state.players,
+                 referee.journal.seq)
+        camera = None
+        if watcher is not None:
+            camera = threading.Thread(target=watch_camera, args=(referee, hw.camera, watcher,
+                                                                 stop), name="camera", daemon=True)
+            camera.start()
+
+        def close() -> None:
+            stop.set()
+            if camera is not None:
+                camera.join(timeout=2)
+            referee.close()
+
+        return Running(referee.step, lambda: status(referee), close)
+
+    return serve_game(config, start, hardware, stop, notifier)

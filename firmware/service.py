@@ -15,17 +15,13 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
-import os
 import queue
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-import sdnotify
 
 from firmware.config import Config, load_config, find_config_path
 from firmware.journal import Journal
@@ -38,6 +34,7 @@ from firmware.session.actions import Action, new_game_action
 from firmware.session.advice import prepare
 from firmware.session.observations import RollSeen, as_roll_seen
 from firmware.session.superfarmer import Session
+from firmware.systemd_notify import Notifier, SystemdLink, stop_on_sigterm
 
 log = logging.getLogger("farmbox")
 
@@ -103,13 +100,14 @@ class Service:
 
     def __init__(self, config: Config, hardware: Any = None,
                  clock: Callable[[], float] = time.monotonic,
-                 notifier: Any = None, watcher: Callable[[Any], RollSeen | None] | None = None,
+                 notifier: Notifier | None = None,
+                 watcher: Callable[[Any], RollSeen | None] | None = None,
                  on_commit: Callable[[int], None] | None = None) -> None:
         self.config = config
         self.clock = clock
         self.hw = hardware
         self._own_hw = hardware is None
-        self.notifier = notifier or sdnotify.SystemdNotifier()
+        self.systemd = SystemdLink(notifier)
         self.watcher = watcher
         self.on_commit = on_commit
         self.inbox: queue.Queue[Any] = queue.Queue()
@@ -120,17 +118,11 @@ class Service:
         self._last_frame_bytes: bytes | None = None
         self._stop = threading.Event()
         self._camera_thread: threading.Thread | None = None
-        usec = int(os.environ.get("WATCHDOG_USEC", "0") or 0)
-        self.watchdog_interval = usec / 2e6 if usec > 0 else 0.0
-        self._next_ping = 0.0
-        self._status = ""
 
     # -- start --------------------------------------------------------------
     def start(self) -> Session:
         """Open everything, replay the journal, show the game, tell systemd READY=1."""
-        if threading.current_thread() is threading.main_thread():
-            # From here on SIGTERM ends the loop cleanly (systemctl stop during a replay too).
-            signal.signal(signal.SIGTERM, lambda *_: self._stop.set())
+        stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
         if self.hw is None:
             from hw import open_hardware  # noqa: PLC0415
 
@@ -160,9 +152,7 @@ class Service:
             self._camera_thread = threading.Thread(target=self._read_camera, name="camera",
                                                    daemon=True)
             self._camera_thread.start()
-        self.notifier.notify("READY=1")
-        self._notify_status()
-        self._ping(now, force=True)
+        self.systemd.ready(now, self.status())
         return self.session
 
     def _commit(self, action: Action, state: GameState) -> None:
@@ -184,7 +174,7 @@ class Service:
             self.handle(item, now)
         self.session.tick(now)
         self._refresh(getattr(item, "t_ns", 0) if getattr(item, "kind", "") != "release" else 0)
-        self._ping(now)
+        self.systemd.ping(now)
         return item is not None
 
     def drain(self) -> int:
@@ -220,7 +210,7 @@ class Service:
         """Loop until SIGTERM/SIGINT (or :meth:`stop`)."""
         while not self._stop.is_set():
             self.step(0.05)
-        self.notifier.notify("STOPPING=1")
+        self.systemd.stopping()
         return 0
 
     def stop(self) -> None:
@@ -250,24 +240,16 @@ class Service:
         self._show(render(s, self.language))
         if t_ns:
             self.latencies_ns.append(time.monotonic_ns() - t_ns)
-        self._notify_status()
+        self.systemd.status(self.status())
 
-    def _notify_status(self) -> None:
+    def status(self) -> str:
+        """The one-line STATUS for systemd: whose turn, the journal record, the phase."""
         s = self.session
-        if s is None:
-            return
+        assert s is not None
         st = s.state
-        status = (f"game over, farmer {st.winner + 1} won" if st.over and st.winner is not None
-                  else f"farmer {st.current + 1}'s turn {st.turns[st.current] + 1}, "
-                       f"record {self.journal.seq}, {s.phase.value}")
-        if status != self._status:
-            self._status = status
-            self.notifier.notify(f"STATUS={status}")
-
-    def _ping(self, now: float, force: bool = False) -> None:
-        if self.watchdog_interval and (force or now >= self._next_ping):
-            self.notifier.notify("WATCHDOG=1")
-            self._next_ping = now + self.watchdog_interval
+        return (f"game over, farmer {st.winner + 1} won" if st.over and st.winner is not None
+                else f"farmer {st.current + 1}'s turn {st.turns[st.current] + 1}, "
+                     f"record {self.journal.seq}, {s.phase.value}")
 
     # -- camera ---------------------------------------------------------------
     def _read_camera(self) -> None:

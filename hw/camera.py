@@ -14,10 +14,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    import cv2
 
 from firmware.config import CameraConfig
 
@@ -58,6 +60,8 @@ class CaptureCamera:
         assert self._capture is not None
         ok, frame = self._capture.read()
         if not ok and self.loop and isinstance(self._device, str):
+            import cv2  # noqa: PLC0415
+
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
             ok, frame = self._capture.read()
         if not ok or frame is None:
@@ -76,6 +80,8 @@ class CaptureCamera:
             node = Path(f"/dev/video{self._device}")
             if not node.exists():
                 raise CameraGone(f"camera {self.source}: no {node}")
+            import cv2  # noqa: PLC0415 (OpenCV is slow to import: only for this camera)
+
             capture = cv2.VideoCapture(self._device)
             if self.width and self.height:
                 capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
@@ -84,6 +90,8 @@ class CaptureCamera:
             path = Path(self._device)
             if not path.is_file():
                 raise CameraGone(f"camera {self.source}: no such file")
+            import cv2  # noqa: PLC0415
+
             capture = cv2.VideoCapture(str(path))
         if not capture.isOpened():
             capture.release()
@@ -115,6 +123,8 @@ class FolderCamera:
             if not self.loop:
                 raise CameraGone(f"camera {self.source}: no more images")
             self.position = 0
+        import cv2  # noqa: PLC0415
+
         path = self.files[self.position]
         self.position += 1
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)

@@ -67,7 +67,12 @@ def test_file_keys_override_defaults(tmp_path):
     ("[camera]\nsource = \"usb:front\"\n", "usb needs a device number"),
     ("[camera]\nsource = \"folder:\"\n", "needs a value after the colon"),
     ("[game]\nmode = \"chess\"\n", "[game] mode: unknown game 'chess'"),
-    ("[game]\nplayers = 7\n", "[game] players must be 2-6 for superfarmer, got 7"),
+    ("[game]\nplayers = 7\n", "[game] players must be 1-6 for superfarmer (classic), got 7"),
+    ("[game]\nplayers = 0\n", "[game] players must be 1-6 for superfarmer (classic), got 0"),
+    ("[game]\nvariant = \"compact\"\nplayers = 1\n",
+     "[game] players must be 2-6 for superfarmer (compact), got 1"),
+    ("[game]\nmode = \"cardgame\"\nplayers = 1\n", "[game] players must be 2-6 for cardgame, got 1"),
+    ("[game]\nmode = \"funfarm\"\nplayers = 1\n", "[game] players must be 2-10 for funfarm, got 1"),
     ("[ui]\nlanguage = \"de\"\n", "[ui] language: unknown language 'de'"),
     ("[buttons]\nok = true\n", "[buttons] ok must be a whole number, got True"),
     ("[buttons]\nhold_time = \"long\"\n", "[buttons] hold_time must be a number"),
@@ -130,3 +135,13 @@ def test_pin_clashes_are_always_caught(pins):
     else:
         assert len(set(pins)) == len(pins) and not {2, 3} & set(pins)
         assert sorted(config.pin_map().values()) == sorted(pins)
+
+
+def test_classic_super_farmer_allows_solitaire():
+    """The classic rules allow one farm (min_players 1); the config follows the rules."""
+    from firmware.rules.superfarmer import variant
+
+    config = load_config_text('[game]\nplayers = 1\n')
+    assert (config.game.mode, config.game.variant, config.game.players) == \
+        ("superfarmer", "classic", 1)
+    assert variant("classic").min_players == 1 and variant("compact").min_players == 2

@@ -43,9 +43,6 @@ def label_dice(frame: np.ndarray, densities: np.ndarray, floor: float,
     return classify(balanced(small, gains), densities, floor)
 
 
-_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-
-
 def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
     """The largest die-sized region of a working-image mask, as a filled hull.
 

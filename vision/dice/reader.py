@@ -18,6 +18,7 @@ from vision.dice.faces import DICE, FACES, faces_on
 from vision.dice.features import best_rotation_scores, polar_patches, spectra
 from vision.dice.model import DiceModel
 
+
 def _grid(reach: float, step: float) -> np.ndarray:
     r = np.arange(-reach, reach + 1e-9, step)
     pts = np.array([(x, y) for y in r for x in r if x * x + y * y <= reach * reach + 1e-9], np.float32)
@@ -32,12 +33,16 @@ FINE = _grid(0.04, 0.04)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
-MAX_OFFSET = 0.18
+MAX_OFFSET = 0.13
+#: Flat dice's top faces are found within this (in die radii) on enrolled cameras.
+NEAR_OFFSET = 0.08
 
 #: A die showing less than this share of its usual size is partly hidden (or smeared).
 HIDDEN_AREA = 0.8
-#: A silhouette this much longer than any flat die's at enrollment is a die on an edge.
-TILT_ELONGATION = 0.02
+#: A silhouette this much longer than any flat die's at enrollment is a die on an edge; somewhat
+#: longer, it is one when the top face also matches weakly.
+TILT_ELONGATION = 0.035
+SOME_ELONGATION = 0.02
 
 #: A die this much less sharp than at enrollment is moving.
 MOTION_SHARPNESS = 0.6
@@ -203,12 +208,17 @@ class DiceReader:
             if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or (
                     not touching and blob.elongation > MOTION_ELONGATION):
                 return DiceReading(None, 0.0, "motion")
-            if not touching and blob.elongation > m.max_elongation + TILT_ELONGATION:
+            stretch = 0.0 if touching else blob.elongation - m.max_elongation
+            if stretch > TILT_ELONGATION:
                 return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
             face, score, margin = scores.best
             conf = _die_confidence(m, score, margin)
-            if score < m.min_score or scores.offset > MAX_OFFSET:
+            # a picture on a leaning face matches weakly, away from where a flat top face is
+            weak = scores.offset > NEAR_OFFSET or score < m.min_score + 0.15
+            if (score < m.min_score or scores.offset > MAX_OFFSET
+                    or (scores.offset > 0.1 and (score < m.min_score + 0.1 or margin < m.min_margin + 0.05))
+                    or (stretch > SOME_ELONGATION and weak)):
                 return DiceReading(None, min(conf, 0.4), "die tilted")
             if blob.area > 1.6 * expected:
                 return DiceReading(None, conf, "unsure")
