@@ -5,7 +5,7 @@
 
 Each setup (camera height and focal length, table, light) is enrolled from its own rendered
 SAMPLES folder (3 photos per face per die, written to a temp dir and read back as PNG, as the CLI
-does), then read on scenes whose seeds start at --seed. The default seed (8675309) was never
+does), then read on scenes whose seeds start at --seed. The default seed (1234567) was never
 used while developing the reader. Latency is one DiceReader.read of one frame, one OpenCV thread.
 """
 
@@ -29,7 +29,7 @@ from vision.dice.enroll import enroll_folder  # noqa: E402
 from vision.dice.reader import DiceReader  # noqa: E402
 from vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
 
-HELD_OUT_SEED = 8675309
+HELD_OUT_SEED = 1234567
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 and kill -9 power cuts.
 
     .venv/bin/python bench/bench_service.py [--turns 10000] [--starts 5] [--presses 300] [--kills 50]
+    .venv/bin/python bench/bench_service.py --ready-only [--starts 9]   # start-up figures only
 """
 
 from __future__ import annotations
@@ -51,6 +52,27 @@ def write_config(folder: Path, journal: Path) -> Path:
     return path
 
 
+def ms_to_ready(command: list[str], sock_path: Path) -> float:
+    """Start ``command`` with NOTIFY_SOCKET bound here; ms until READY=1 (then SIGTERM it)."""
+    if sock_path.exists():
+        sock_path.unlink()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(sock_path))
+    sock.settimeout(60)
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL,
+                                env=dict(os.environ, NOTIFY_SOCKET=str(sock_path)))
+        while "READY=1" not in sock.recv(4096).decode().split("\n"):
+            pass
+        ms = (time.perf_counter() - t0) * 1000
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    finally:
+        sock.close()
+    return ms
+
+
 def bench_ready(starts: int, records: int) -> None:
     """Wall time from process start to READY=1 on a NOTIFY_SOCKET."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -60,27 +82,35 @@ def bench_ready(starts: int, records: int) -> None:
             subprocess.run([sys.executable, "-m", "firmware.service", "--config", str(config),
                             "--autoplay", "1", "--turns", str(records)], cwd=ROOT, check=True,
                            capture_output=True)
-        times = []
-        for _ in range(starts):
-            sock_path = str(tmp / "notify.sock")
-            if os.path.exists(sock_path):
-                os.unlink(sock_path)
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            sock.bind(sock_path)
-            sock.settimeout(60)
-            t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "firmware.service", "--config",
-                                     str(config)], cwd=ROOT, stderr=subprocess.DEVNULL,
-                                    env=dict(os.environ, NOTIFY_SOCKET=sock_path))
-            while "READY=1" not in sock.recv(4096).decode().split("\n"):
-                pass
-            times.append((time.perf_counter() - t0) * 1000)
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
-            sock.close()
+        command = [sys.executable, "-m", "firmware.service", "--config", str(config)]
+        times = [ms_to_ready(command, tmp / "notify.sock") for _ in range(starts)]
         n = Journal(tmp / "journal").open().seq
         print(f"start to READY ({n} journal records): median {statistics.median(times):.0f} ms, "
               f"min {min(times):.0f} ms over {starts} starts")
+
+
+def bench_ready_modes(starts: int) -> None:
+    """Start to READY of ``farmbox run`` in each game mode, and with OpenCV imported first
+    (as hw/ did before its cv2 imports were made lazy), interleaved so load hits all alike."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        commands = {}
+        for mode in ("superfarmer", "funfarm", "cardgame"):
+            config = tmp / f"{mode}.toml"
+            config.write_text(f'[hardware]\nsimulated = true\n[display]\ndriver = "dummy"\n'
+                              f'[journal]\ndir = "{tmp / mode}"\n[game]\nmode = "{mode}"\n')
+            commands[f"farmbox run ({mode})"] = [sys.executable, "-m", "firmware", "run",
+                                                 "--config", str(config)]
+        commands["farmbox run (superfarmer), cv2 imported first"] = [
+            sys.executable, "-c", "import sys, cv2; from firmware.cli import main; "
+            f"sys.exit(main(['run', '--config', {str(tmp / 'superfarmer.toml')!r}]))"]
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(starts):
+            for name, command in commands.items():
+                times[name].append(ms_to_ready(command, tmp / "notify.sock"))
+        for name, t in times.items():
+            print(f"start to READY, {name}: median {statistics.median(t):.0f} ms, "
+                  f"min {min(t):.0f} ms over {starts} starts")
 
 
 def bench_turns(turns: int) -> None:
@@ -183,9 +213,14 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--ready-only", action="store_true",
+                        help="only the start-to-READY figures")
     args = parser.parse_args()
     bench_ready(args.starts, 0)
     bench_ready(args.starts, 400)
+    bench_ready_modes(args.starts)
+    if args.ready_only:
+        return
     bench_latency(args.presses, "dummy")
     bench_latency(args.presses, "ssd1306")
     bench_turns(args.turns)

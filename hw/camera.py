@@ -7,6 +7,9 @@ order), ``feed`` (a :class:`FeedCamera` the code pushes frames into) or
 ``none``. A source that is missing, unplugged, finished or unreadable raises
 :class:`CameraGone`; callers keep calling ``read()`` and reads resume when the
 camera returns (USB cameras are reopened, a FeedCamera is replugged).
+
+OpenCV and numpy are imported only where a frame is read or checked, so importing ``hw``
+(the service's start, before READY) does not pay for them.
 """
 
 from __future__ import annotations
@@ -16,10 +19,9 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # OpenCV and numpy are slow to import: only where a frame is handled
     import cv2
+    import numpy as np
 
 from firmware.config import CameraConfig
 
@@ -267,6 +269,8 @@ def open_camera(config: CameraConfig) -> Camera | None:
 
 
 def _bgr(frame: Any) -> np.ndarray:
+    import numpy as np  # noqa: PLC0415
+
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 \
             or frame.shape[2] not in (3, 4):
         shape = getattr(frame, "shape", type(frame).__name__)

@@ -89,6 +89,6 @@ def test_demo_fast_plays_a_whole_game(tmp_path, capsys):
 def test_demo_refuses_bad_arguments(tmp_path):
     with pytest.raises(CommandError, match="2-10"):
         run_demo(11, 1, True, True, tmp_path / "x.gif")
-    with pytest.raises(CommandError, match="does not exist"):
+    with pytest.raises(ValueError, match="does not exist"):  # the demos' shared check
         run_demo(3, 1, True, True, tmp_path / "nope" / "x.gif")
     assert not list(tmp_path.iterdir())

@@ -1,4 +1,5 @@
-"""OpenCV is slow to import (~0.5 s on a Pi): hw imports it only when a camera needs it."""
+"""OpenCV and numpy are slow to import: hw imports them only when a camera needs them, so the
+service's start (to READY) does not pay for them."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ def run(code: str) -> str:
     return proc.stdout.strip()
 
 
-def test_importing_hw_and_the_services_does_not_load_opencv():
+def test_importing_hw_and_the_services_does_not_load_opencv_or_numpy():
     out = run("import sys, hw, hw.camera, firmware.service, firmware.funfarm_service, "
-              "firmware.cardgame_service; print('cv2' in sys.modules)")
-    assert out == "False"
+              "firmware.cardgame_service; print('cv2' in sys.modules, 'numpy' in sys.modules)")
+    assert out == "False False"
 
 
 def test_a_folder_camera_loads_opencv_when_it_reads(tmp_path):

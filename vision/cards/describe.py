@@ -17,6 +17,8 @@ CANON_W = 48
 TRIM = 0.06
 _BINS = 8
 _CELL = 6
+#: Most iterations of the ECC alignment of near-duplicates.
+ECC_STEPS = 6
 
 
 def canon_size(ratio: float) -> tuple[int, int]:
@@ -63,12 +65,11 @@ def _gradients(gray: np.ndarray) -> np.ndarray:
     h, w = gray.shape
     ch, cw = h // _CELL, w // _CELL
     mag = mag[:ch * _CELL, :cw * _CELL]
-    b = np.minimum((ang[:ch * _CELL, :cw * _CELL] * (_BINS / (2 * np.pi))).astype(np.int32), _BINS - 1)
-    hist = np.empty((ch, cw, _BINS), np.float32)
-    for k in range(_BINS):
-        hist[..., k] = np.where(b == k, mag, 0).reshape(ch, _CELL, cw, _CELL).sum(axis=(1, 3))
-    hist = np.sqrt(hist)  # tame strong edges
-    return hist.ravel()
+    b = np.minimum((ang[:ch * _CELL, :cw * _CELL] * (_BINS / (2 * np.pi))).astype(np.intp), _BINS - 1)
+    # one histogram bin per (cell row, cell column, orientation): a single bincount
+    cell = (np.arange(ch * _CELL) // _CELL)[:, None] * cw + (np.arange(cw * _CELL) // _CELL)[None, :]
+    hist = np.bincount((cell * _BINS + b).ravel(), weights=mag.ravel(), minlength=ch * cw * _BINS)
+    return np.sqrt(hist).astype(np.float32)  # tame strong edges
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -100,30 +101,63 @@ def turned(card: np.ndarray, square: bool) -> list[np.ndarray]:
     return out
 
 
-def align(target: np.ndarray, moving: np.ndarray) -> np.ndarray:
+def align_target(target: np.ndarray) -> np.ndarray:
+    """A rectified card prepared as the fixed image of :func:`align` (gray, float, half size)."""
+    return cv2.pyrDown(cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32))
+
+
+def align(target: np.ndarray | None, moving: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
     """``moving`` (a rectified card) warped onto ``target`` by the affine map that best lines
-    up their shapes (ECC); unchanged if that fails to converge."""
-    t = cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    up their shapes (ECC); unchanged if that fails to converge.  ``prepared`` is
+    :func:`align_target` of the target, when already computed (``target`` may then be None)."""
+    ts = align_target(target) if prepared is None else prepared
     m = cv2.cvtColor(moving, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # solve at half size (four times cheaper), then scale the shift back up
-    ts, ms = cv2.pyrDown(t), cv2.pyrDown(m)
+    ms = cv2.pyrDown(m)
     warp = np.eye(2, 3, dtype=np.float32)
     try:
         _, warp = cv2.findTransformECC(ts, ms, warp, cv2.MOTION_AFFINE,
-                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3),
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, 1e-3),
                                        None, 3)
     except cv2.error:
         return moving
     warp[:, 2] *= 2
-    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 0.1 * t.shape[1]:
+    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 0.1 * m.shape[1]:
         return moving
-    return cv2.warpAffine(moving, warp, (t.shape[1], t.shape[0]),
+    return cv2.warpAffine(moving, warp, (m.shape[1], m.shape[0]),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def detail_form(card: np.ndarray) -> np.ndarray:
-    """A rectified card prepared for :func:`detail_distance` (normalised, trimmed, softened)."""
+    """A rectified card prepared for :func:`detail_distances` (normalised, trimmed, softened)."""
     return cv2.GaussianBlur(normalised(_trim(card)), (0, 0), 0.8)
+
+
+def detail_region(candidates: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Where near-duplicate ``candidates`` (aligned, in :func:`detail_form`) differ most: the
+    mask of those pixels, the candidates' values there (k, n, 3) and each pixel's weight (its
+    spread).  None when they do not differ anywhere.  It depends only on the candidates, so a
+    reader computes it once per set of candidates."""
+    stack = np.stack(candidates)
+    spread = np.abs(stack - stack.mean(axis=0)).sum(axis=3).max(axis=0)
+    flat = spread.ravel()
+    k = int(0.96 * (flat.size - 1))
+    thr = max(float(np.partition(flat, k)[k]), 0.3)
+    region = spread >= thr
+    if region.sum() < 4:
+        return None
+    return region, stack[:, region], spread[region]
+
+
+def region_distances(region: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+                     query: np.ndarray, count: int) -> np.ndarray:
+    """How far ``query`` (aligned, in :func:`detail_form`) is from each of ``count``
+    candidates inside their :func:`detail_region` (weighted mean absolute difference)."""
+    if region is None:
+        return np.zeros(count)
+    mask, values, wgt = region
+    d = np.abs(values - query[mask][None]).sum(axis=2)
+    return (d * wgt[None]).sum(axis=1) / wgt.sum()
 
 
 def detail_distances(candidates: list[np.ndarray], query: np.ndarray) -> np.ndarray:
@@ -133,14 +167,4 @@ def detail_distances(candidates: list[np.ndarray], query: np.ndarray) -> np.ndar
     small area; comparing only there decides between them.  The candidates and the query must
     be aligned with each other (see :func:`align`) and in :func:`detail_form`.
     """
-    stack = np.stack(candidates)
-    spread = np.abs(stack - stack.mean(axis=0)).sum(axis=3).max(axis=0)
-    flat = spread.ravel()
-    k = int(0.96 * (flat.size - 1))
-    thr = max(float(np.partition(flat, k)[k]), 0.3)
-    region = spread >= thr
-    if region.sum() < 4:
-        return np.zeros(len(candidates))
-    wgt = spread[region]
-    d = np.abs(stack - query[None]).sum(axis=3)[:, region]
-    return (d * wgt[None]).sum(axis=1) / wgt.sum()
+    return region_distances(detail_region(candidates), query, len(candidates))

@@ -12,6 +12,7 @@ proportions and a plausible size; nested and duplicate candidates keep the large
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -41,12 +42,14 @@ _PREV = np.array([3, 0, 1, 2])
 
 def order_corners(q: np.ndarray) -> np.ndarray:
     """Corners clockwise (in image coordinates) starting from the one nearest the top left."""
-    q = np.asarray(q, np.float32).reshape(4, 2)
-    c = q.sum(axis=0) / 4
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # clockwise on screen (y grows downwards)
-    start = int(np.argmin(q.sum(axis=1)))
-    return q[(_FOUR + start) % 4]
+    pts = np.asarray(q, np.float32).reshape(4, 2)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts.tolist()
+    cx, cy = (x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4
+    xy = ((x0, y0), (x1, y1), (x2, y2), (x3, y3))
+    # clockwise on screen (y grows downwards)
+    idx = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    start = min(range(4), key=lambda k: xy[idx[k]][0] + xy[idx[k]][1])
+    return pts[[idx[(start + k) % 4] for k in range(4)]]
 
 
 def side_ratio(q: np.ndarray) -> float:
@@ -84,28 +87,34 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     L2 = (ab * ab).sum(axis=1)
     if L2.min() < 1e-6:
         return quad
-    rel = pts[None, :, :] - quad[:, None, :]                       # (4, N, 2)
-    t = (rel * ab[:, None, :]).sum(axis=2) / L2[:, None]
     nrm = np.stack([-ab[:, 1], ab[:, 0]], axis=1) / np.sqrt(L2)[:, None]
-    dist = np.abs((rel * nrm[:, None, :]).sum(axis=2))
+    # position along (t, 0..1 between the corners) and distance from each side, one product
+    axes = np.concatenate([ab / L2[:, None], nrm]).astype(np.float32)   # (8, 2)
+    proj = pts @ axes.T - np.einsum("ij,ij->i", np.concatenate([quad, quad]), axes)[None, :]
+    t, dist = proj[:, :4].T, np.abs(proj[:, 4:].T)                # (4, N) each
     near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.04 * np.sqrt(L2))[:, None])
-    lines = []
+    lines = np.empty((4, 4), np.float64)                          # (vx, vy, x0, y0) per side
     for i in range(4):
         sel = pts[near[i]]
         if len(sel) < 5:
             return quad
-        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        det = -u[0] * v[1] + v[0] * u[1]
-        if abs(det) < 1e-6:
-            return quad
-        r = q - p
-        s = (-r[0] * v[1] + v[0] * r[1]) / det
-        out.append(p + s * u)
-    out = np.array(out, np.float32)
+        # least squares, then again without the points far off that line (robust and much
+        # cheaper than an M-estimator)
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        off = np.abs((sel[:, 0] - x0) * vy - (sel[:, 1] - y0) * vx)
+        keep = off <= 2.0
+        if 5 <= keep.sum() < len(sel):
+            vx, vy, x0, y0 = cv2.fitLine(sel[keep], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines[i] = (vx, vy, x0, y0)
+    # corner i = intersection of side i-1 and side i
+    u, p = lines[_PREV, :2], lines[_PREV, 2:]
+    v, q = lines[:, :2], lines[:, 2:]
+    det = -u[:, 0] * v[:, 1] + v[:, 0] * u[:, 1]
+    if np.abs(det).min() < 1e-6:
+        return quad
+    r = q - p
+    s = (-r[:, 0] * v[:, 1] + v[:, 0] * r[:, 1]) / det
+    out = (p + s[:, None] * u).astype(np.float32)
     if np.abs(out - quad).max() > 0.1 * np.sqrt(cv2.contourArea(quad)):
         return quad
     return out
@@ -139,26 +148,25 @@ def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     if reach < 2:
         return quad
     step = offset(quad, 1.0) - quad                       # corners move linearly with d
+    # the sides stay parallel as they move: one normal per side for every offset
+    u = quad[_NEXT] - quad
+    u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
+    nrm = np.stack([u[:, 1], -u[:, 0]], axis=1)           # (4, 2)
     ds = np.arange(0, reach + 2, dtype=np.float32)
-    corners = quad[None] + ds[:, None, None] * step[None]  # (D, 4, 2)
-    a = corners
-    b = corners[:, _NEXT]
-    u = b - a
-    u /= np.maximum(np.linalg.norm(u, axis=2, keepdims=True), 1e-9)
-    nrm = np.stack([u[..., 1], -u[..., 0]], axis=2)        # (D, 4, 2)
+    a = quad[None] + ds[:, None, None] * step[None]       # (D, 4, 2)
     t = np.linspace(0.12, 0.88, 16, dtype=np.float32)
-    pts = a[:, :, None, :] + t[None, None, :, None] * (b - a)[:, :, None, :]  # (D, 4, T, 2)
+    pts = a[:, :, None, :] + t[None, None, :, None] * (a[:, _NEXT] - a)[:, :, None, :]  # (D, 4, T, 2)
     h, w = gx.shape
-    xi = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    g = np.abs(gx[yi, xi] * nrm[:, :, None, 0] + gy[yi, xi] * nrm[:, :, None, 1])
-    strengths = np.sort(g, axis=2)[:, :, g.shape[2] // 2].mean(axis=1)  # median per side
-    base = max(float(strengths[0]), float(strengths[1]))
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    g = np.abs(gx[yi, xi] * nrm[None, :, None, 0] + gy[yi, xi] * nrm[None, :, None, 1])
+    strengths = np.sort(g, axis=2)[:, :, g.shape[2] // 2].mean(axis=1).tolist()  # median per side
+    base = max(strengths[0], strengths[1])
     best = 0
     for d in range(2, reach + 1):
-        s = float(strengths[d])
+        s = strengths[d]
         if s >= 0.55 * base and s >= strengths[d - 1] and s >= strengths[d + 1] \
-                and float(strengths[1:d].min()) < 0.7 * s:
+                and min(strengths[1:d]) < 0.7 * s:
             best = d
     return order_corners(quad + best * step) if best else quad
 
@@ -199,25 +207,33 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
 def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
     above)."""
-    u = q[_PREV] - q
-    v = q[_NEXT] - q
-    cos = (u * v).sum(axis=1) / np.maximum(np.sqrt((u * u).sum(axis=1) * (v * v).sum(axis=1)), 1e-9)
-    return bool(np.all(np.abs(cos) <= np.sin(np.radians(tolerance))))
+    xy = q.tolist()
+    limit = math.sin(math.radians(tolerance))
+    for i in range(4):
+        (px, py), (x, y), (nx, ny) = xy[i - 1], xy[i], xy[(i + 1) % 4]
+        ux, uy, vx, vy = px - x, py - y, nx - x, ny - y
+        norm = math.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy))
+        if abs(ux * vx + uy * vy) > limit * max(norm, 1e-9):
+            return False
+    return True
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
     """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_W / w)
-    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
-                                                  interpolation=cv2.INTER_AREA)
-    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if scale != 1.0:
+        gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     frame_area = gray.shape[0] * gray.shape[1]
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = cv2.spatialGradient(gray)  # 3x3 Sobel, int16
     found: list[tuple[float, np.ndarray, np.ndarray, float]] = []
+    # n outline points (steps of at most sqrt(2) px) enclose at most n^2 / (2 pi) px^2
+    min_points = 2.4 * np.sqrt(options.min_area * frame_area * 0.7)
     for contour, grow, base in _candidates(gray):
+        if len(contour) < min_points:  # too short an outline to enclose a card
+            continue
         area = cv2.contourArea(contour)
         if not options.min_area * frame_area * 0.7 <= area <= options.max_area * frame_area:
             continue
@@ -266,7 +282,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if len(kept) < 3:
             break
         areas = np.array([cv2.contourArea(k) for k in kept])
-        big = {i for i, a in zip(kept_i, areas) if a > 1.65 * np.median(areas)}
+        limit = 1.65 * float(np.median(areas))
+        big = {i for i, a in zip(kept_i, areas) if a > limit}
         if not big:
             break
         banned |= big

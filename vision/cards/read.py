@@ -15,7 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .describe import align, canon_size, describe, detail_distances, detail_form, rectify, turned
+from .describe import (align, align_target, canon_size, describe, detail_form, detail_region, rectify,
+                       region_distances, turned)
 from .find import FindOptions, find_cards, side_ratio
 from .model import CardModel
 
@@ -72,19 +73,44 @@ class CardReader:
         self.descriptions = np.ascontiguousarray(np.stack([describe(v) for v in self.views]))
         self.options = FindOptions(ratio=model.ratio)
         self._aligned: dict[tuple[int, int], np.ndarray] = {}
+        self._targets: dict[int, np.ndarray] = {}
+        self._regions: dict[tuple[int, ...], tuple | None] = {}
 
     def _pair(self, a: int, b: int) -> np.ndarray:
         """View ``b`` aligned onto view ``a`` (cached: it does not depend on the frame)."""
         if (a, b) not in self._aligned:
-            self._aligned[(a, b)] = detail_form(self.views[b] if a == b else align(self.views[a], self.views[b]))
+            self._aligned[(a, b)] = detail_form(
+                self.views[b] if a == b else align(None, self.views[b], self._target(a)))
         return self._aligned[(a, b)]
+
+    def _target(self, v: int) -> np.ndarray:
+        """View ``v`` prepared as an alignment target (cached)."""
+        if v not in self._targets:
+            self._targets[v] = align_target(self.views[v])
+        return self._targets[v]
+
+    def _region(self, views: tuple[int, ...]) -> tuple | None:
+        """Where the views (the first one's card and its near-duplicates) differ (cached)."""
+        if views not in self._regions:
+            self._regions[views] = detail_region([self._pair(views[0], v) for v in views])
+        return self._regions[views]
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
+        return self.identify_all([card])[0]
+
+    def identify_all(self, cards: list[np.ndarray]) -> list[tuple[str | None, float]]:
+        """:meth:`identify` for several rectified cards: their similarities to every stored
+        view come from one matrix product."""
+        if not cards:
+            return []
+        q = np.stack([describe(c) for c in cards])
+        sims = q @ self.descriptions.T                     # (cards, views), float32
+        per_card = np.maximum.reduceat(sims, self.starts, axis=1)
+        return [self._decide(c, s, p) for c, s, p in zip(cards, sims, per_card)]
+
+    def _decide(self, card: np.ndarray, sims: np.ndarray, per_card: np.ndarray) -> tuple[str | None, float]:
         m = self.model
-        q = describe(card)[None, :]
-        sims = cv2.gemm(q, self.descriptions, 1, None, 0, flags=cv2.GEMM_2_T)[0]
-        per_card = np.maximum.reduceat(sims, self.starts)
         order = np.argsort(-per_card)
         s1 = float(per_card[order[0]])
         if s1 < m.min_similarity:
@@ -103,8 +129,8 @@ class CardReader:
         # near-duplicates: compare them only where they differ, all lined up on the best
         # candidate's image (one alignment per card read; candidate alignments are cached)
         v0 = int(best_view[short[0]])
-        lined_up = detail_form(align(self.views[v0], card))
-        d = detail_distances([self._pair(v0, int(best_view[c])) for c in short], lined_up)
+        lined_up = detail_form(align(None, card, self._target(v0)))
+        d = region_distances(self._region(tuple(int(best_view[c]) for c in short)), lined_up, len(short))
         rank = np.argsort(d)
         d1, d2 = float(d[rank[0]]), float(d[rank[1]])
         winner = short[int(rank[0])]
@@ -113,14 +139,11 @@ class CardReader:
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card found in ``image``, top to bottom, left to right."""
-        out = []
         quads = find_cards(image, self.options)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
-        for quad in quads:
-            card = rectify(image, quad, self.model.ratio)
-            card_id, conf = self.identify(card)
-            out.append(CardReading(card_id, conf, quad))
-        return out
+        cards = [rectify(image, quad, self.model.ratio) for quad in quads]
+        return [CardReading(card_id, conf, quad)
+                for quad, (card_id, conf) in zip(quads, self.identify_all(cards))]
 
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ FINE = _grid(0.04, 0.04)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
-MAX_OFFSET = 0.13
+MAX_OFFSET = 0.2
 #: Flat dice's top faces are found within this (in die radii) on enrolled cameras.
 NEAR_OFFSET = 0.08
 
@@ -217,7 +217,7 @@ class DiceReader:
             # a picture on a leaning face matches weakly, away from where a flat top face is
             weak = scores.offset > NEAR_OFFSET or score < m.min_score + 0.15
             if (score < m.min_score or scores.offset > MAX_OFFSET
-                    or (scores.offset > 0.1 and (score < m.min_score + 0.1 or margin < m.min_margin + 0.05))
+                    or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (stretch > SOME_ELONGATION and weak)):
                 return DiceReading(None, min(conf, 0.4), "die tilted")
             if blob.area > 1.6 * expected:
