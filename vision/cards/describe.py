@@ -18,7 +18,7 @@ TRIM = 0.06
 _BINS = 8
 _CELL = 6
 #: Most iterations of the ECC alignment of near-duplicates.
-ECC_STEPS = 6
+ECC_STEPS = 5
 
 
 def canon_size(ratio: float) -> tuple[int, int]:
