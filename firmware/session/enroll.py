@@ -258,8 +258,9 @@ class EnrollSession:
     def build(self, progress: Callable[[Iterable], Iterable] | None = None) -> Learned:
         """Learn the model, then write SAMPLES and the model (each atomically).
 
-        On a learning error nothing is written: the error screen shows it and the last photo is
-        undone, to be retaken (hold undoes more).
+        On a learning error (ValueError) nothing is written: the error screen shows it and the
+        last photo is undone, to be retaken (hold undoes more). On a write error (OSError) the
+        error screen shows it and any button tries again.
         """
         if self.phase is not Phase.BUILD:
             raise RuntimeError("not all photos are taken yet")
@@ -272,8 +273,12 @@ class EnrollSession:
             raise
         photos = [(face, step.die, frame) for step, (face, frame, _) in
                   zip(self.kept, self.enrollment.samples)]
-        write_samples(self.samples_dir, photos, self.enrollment.background)
-        model.save(self.model_path)
+        try:
+            write_samples(self.samples_dir, photos, self.enrollment.background)
+            model.save(self.model_path)
+        except OSError as exc:
+            self._fail("CANNOT SAVE", Phase.BUILD, str(exc))  # any button tries again
+            raise
         self.learned = Learned(self.model_path, self.samples_dir, len(photos),
                                float(model.min_score), float(model.min_margin))
         self.phase = Phase.DONE

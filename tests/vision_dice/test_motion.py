@@ -36,3 +36,16 @@ def test_reset_waits_for_new_motion(setup):
     assert [still.update(f) for f in (a, b, b)] == [False, False, True]
     still.reset()
     assert [still.update(f) for f in (b, b, b)] == [False, False, False]
+
+
+def test_dice_leaving_the_table_is_motion(setup):
+    """Two dice are a few per cent of the frame: lifting them must still count as motion."""
+    from vision.render.dice import render_background
+
+    scene, _ = render_scene(86, setup=setup)
+    empty = render_background(setup=setup)
+    still = Stillness(frames=1)
+    still.update(scene)
+    still.update(empty)
+    assert still.change > still.threshold
+    assert still.update(empty)  # and the still empty table after it is a fresh scene

@@ -16,9 +16,12 @@ class Stillness:
     """Feed camera frames; :meth:`update` is True once, when the scene has been still for
     ``frames`` frames after some motion (the moment to read a fresh roll)."""
 
-    def __init__(self, frames: int = 3, threshold: float = 4.0, width: int = 160) -> None:
+    #: The frame is cut into about BLOCKS x BLOCKS blocks for the change measure.
+    BLOCKS = 16
+
+    def __init__(self, frames: int = 3, threshold: float = 8.0, width: int = 160) -> None:
         self.frames = frames
-        self.threshold = threshold  # mean absolute grey change (0..255) that counts as motion
+        self.threshold = threshold  # mean absolute grey change (0..255) of a block that counts as motion
         self.width = width
         self._last: np.ndarray | None = None
         self._still = 0
@@ -40,7 +43,13 @@ class Stillness:
         if self._last is None or self._last.shape != small.shape:
             self._last = small
             return False
-        self.change = float(np.abs(small - self._last).mean())
+        # The largest change of any small block, not the frame's mean: two dice are a few
+        # per cent of the picture, so a roll barely moves the mean of the whole frame.
+        diff = np.abs(small - self._last)
+        bh, bw = max(1, diff.shape[0] // self.BLOCKS), max(1, diff.shape[1] // self.BLOCKS)
+        h, w = diff.shape[0] // bh * bh, diff.shape[1] // bw * bw
+        blocks = diff[:h, :w].reshape(h // bh, bh, w // bw, bw).mean(axis=(1, 3))
+        self.change = float(blocks.max())
         self._last = small
         if self.change > self.threshold:
             self._still = 0
