@@ -28,7 +28,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
 bench: $(STAMP)
-	$(PY) bench/run_all.py
+	$(PY) bench/run_all.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

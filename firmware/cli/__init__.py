@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "firmware.cli.superfarmer",
     "firmware.cli.device",
+    "firmware.cli.enroll",
     "firmware.cli.vision",
     "firmware.cli.cardgame",
 )

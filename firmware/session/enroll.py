@@ -6,7 +6,8 @@ photo. It never reads the camera itself: while :attr:`EnrollSession.capturing` i
 driver (:mod:`firmware.enroll_device`) feeds it frames with :meth:`EnrollSession.frame`, or
 reports :meth:`EnrollSession.camera_gone`. A photo is taken once the table has been still for
 a few frames (:class:`vision.dice.Stillness`'s frame difference), so the hand that put the die
-down is out of the picture.
+down is out of the picture; the first frames after OK are dropped (a camera's buffered frames
+show the table from before the press).
 
 The photos and the model are written as ``farmbox vision enroll dice SAMPLES --model PATH``
 reads and writes them: ``SAMPLES/<face>/<die>-<n>.png`` and ``SAMPLES/background.png``.
@@ -33,6 +34,8 @@ from vision.dice.enroll import MIN_CHROMA_STEP, Step
 
 #: Frames in a row without motion before a photo is taken.
 STILL_FRAMES = 3
+#: Frames dropped after OK: a USB camera hands out the frames it buffered before the press.
+STALE_FRAMES = 4
 #: Give up waiting for a still table after this many seconds.
 STILL_TIMEOUT = 6.0
 #: Least die silhouette, as a share of the frame width squared (a die is about 6% wide).
@@ -156,6 +159,7 @@ class EnrollSession:
         self.alerts: list[str] = []
         self._still = Stillness(frames=STILL_FRAMES)
         self._still_frames = 0
+        self._stale = 0
         self._capture_since = now
 
     # -- what the screens show ------------------------------------------------
@@ -222,6 +226,9 @@ class EnrollSession:
     def frame(self, frame: np.ndarray, now: float) -> None:
         """A camera frame while capturing: take it once the table has been still."""
         if self.phase is not Phase.CAPTURE:
+            return
+        if self._stale > 0:
+            self._stale -= 1
             return
         self._still.update(frame)
         self._still_frames = 0 if self._still.moving else self._still_frames + 1
@@ -299,6 +306,7 @@ class EnrollSession:
         self.capture = None
         self._still = Stillness(frames=STILL_FRAMES)
         self._still_frames = 0
+        self._stale = STALE_FRAMES
         self._capture_since = now
 
     def _fail(self, message: str, then: Phase, detail: str = "") -> None:

@@ -23,6 +23,9 @@ def test_whole_guided_enrollment_writes_the_cli_layout_and_a_model_that_reads(
     samples, model_path = tmp_path / "SAMPLES", tmp_path / "dice.npz"
     box = EnrollmentBox(hardware, samples, model_path, per_face=PER_FACE)
     session, buttons, camera = box.session, hardware.buttons, hardware.camera
+    shown = []  # every frame sent to the OLED, in order
+    show = hardware.display.show
+    hardware.display.show = lambda image: (shown.append(image.tobytes()), show(image))
     result: list = []
     runner = threading.Thread(target=lambda: result.append(box.run()), daemon=True)
     runner.start()
@@ -61,6 +64,9 @@ def test_whole_guided_enrollment_writes_the_cli_layout_and_a_model_that_reads(
     assert learned.photos == 10 * PER_FACE
     wait_for(lambda: hardware.display.last_image.tobytes() == screens.done(
         en, learned.photos, learned.min_score, learned.min_margin).tobytes())
+    # the learning progress was on the screen, from 0 % up, before the done screen
+    building = [shown.index(screens.building(en, f).tobytes()) for f in (0.0, 0.25, 0.5)]
+    assert building == sorted(building) and building[-1] < len(shown) - 1
     buttons.tap("ok")  # leave the done screen
     runner.join(10)
     assert result == [model_path]

@@ -7,7 +7,8 @@ import pytest
 
 from firmware.enroll_device import EnrollmentBox, EnrollmentCancelled, run_enrollment
 from firmware.screens import enroll as screens
-from firmware.session.enroll import STILL_TIMEOUT, EnrollSession, Phase, write_samples
+from firmware.session.enroll import (STALE_FRAMES, STILL_TIMEOUT, EnrollSession, Phase,
+                                    write_samples)
 
 from .conftest import PER_FACE, press, take
 
@@ -94,8 +95,9 @@ def test_back_at_review_retakes_and_hold_undoes(box, frames):
 def test_the_photo_is_taken_once_the_table_is_still(box, frames):
     take(box, frames.background())
     still = frames.sample("green", "rabbit", 1)
+    stale = [frames.background()] * STALE_FRAMES  # buffered before OK: dropped
     hand = [np.full_like(still, 60), np.full_like(still, 190), still // 2]  # a hand, moving
-    for frame in hand + [still]:
+    for frame in stale + hand + [still]:
         box.hw.camera.push(frame)
     press(box, "ok")
     assert box.session.phase is Phase.REVIEW
@@ -148,3 +150,22 @@ def test_samples_folder_is_replaced_whole_or_not_at_all(tmp_path, frames):
         write_samples(folder, [("cow", "green", np.zeros((4, 4), np.float64))], None)
     assert (folder / "wolf" / "green-2.png").is_file()  # the old folder stays
     assert sorted(p.name for p in tmp_path.iterdir()) == ["SAMPLES"]  # no temp folders left
+
+
+def test_a_learning_error_is_shown_nothing_is_written_and_the_last_photo_retaken(
+        hardware, frames, tmp_path):
+    box = EnrollmentBox(hardware, tmp_path / "SAMPLES", tmp_path / "dice.npz", per_face=1)
+    take(box, frames.background())
+    green_for = {"fox": "wolf", "horse": "cow"}  # the green die shown for every photo
+    while box.session.phase is Phase.PROMPT:
+        step = box.session.step
+        take(box, frames.sample("green", green_for.get(step.face, step.face), 1))
+    assert box.session.phase is Phase.ERROR
+    message, _, detail = box.session.error.partition("|")
+    assert message == "CANNOT LEARN THE DICE" and "green die from the red one" in detail
+    en = screens.translator("en")
+    assert shows(box).tobytes() == screens.error(en, message, detail).tobytes()
+    assert list(tmp_path.iterdir()) == []  # neither SAMPLES nor the model
+    assert box.session.progress() == (9, 10)
+    press(box, "ok")
+    assert box.session.phase is Phase.PROMPT and box.session.step.face == "wolf"

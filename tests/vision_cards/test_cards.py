@@ -6,10 +6,13 @@ import json
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware.cli import main
 from vision.cards import CardReader, FindOptions, ModelError, enroll, find_cards, load_model, save_model
-from vision.cards.find import side_ratio
+from vision.cards.describe import rectify
+from vision.cards.find import _refine, order_corners, side_ratio
 from vision.cards.read import card_in
 from vision.render.cards import FACE_SIZE, card_face, enrollment_samples, scene
 
@@ -52,6 +55,44 @@ def test_cards_close_together_portrait_and_landscape():
     # both ways of lying occur in this scene
     wide = [np.linalg.norm(q[0] - q[1]) > np.linalg.norm(q[1] - q[2]) for q, _, _ in pairs]
     assert any(wide) and not all(wide)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 2 * np.pi), st.floats(30, 200), st.floats(0.45, 1.0), st.permutations(range(4)),
+       st.floats(50, 400), st.floats(50, 400))
+def test_corners_come_clockwise_from_the_top_left(angle, long_side, ratio, shuffle, cx, cy):
+    c, s = np.cos(angle), np.sin(angle)
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [ratio * long_side / 2, long_side / 2]
+    quad = (half @ [[c, s], [-s, c]] + [cx, cy]).astype(np.float32)
+    q = order_corners(quad[list(shuffle)])
+    assert sorted(map(tuple, q.tolist())) == sorted(map(tuple, quad.tolist()))  # same corners
+    e = np.roll(q, -1, axis=0) - q
+    f = np.roll(e, -1, axis=0)
+    assert float((e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]).min()) > 0  # clockwise on screen (y down)
+    assert int(np.argmin(q.sum(axis=1))) == 0
+
+
+@pytest.mark.parametrize("angle", [0.0, 17.0, 45.0, 71.0])
+def test_sides_fitted_past_rounded_corners_and_a_stray_blob(angle):
+    """The outline of a card with rounded corners and a crumb touching one side: the corners
+    come from straight lines along the sides, so they land on the true (sharp) corners."""
+    img = np.zeros((400, 400), np.uint8)
+    w, h, r = 120.0, 170.0, 12
+    box = cv2.boxPoints(((200.0, 200.0), (w, h), angle)).astype(np.float32)
+    inner = cv2.boxPoints(((200.0, 200.0), (w - 2 * r, h - 2 * r), angle))
+    cv2.fillConvexPoly(img, cv2.boxPoints(((200.0, 200.0), (w - 2 * r, h), angle)).astype(np.int32), 255)
+    cv2.fillConvexPoly(img, cv2.boxPoints(((200.0, 200.0), (w, h - 2 * r), angle)).astype(np.int32), 255)
+    for p in inner:
+        cv2.circle(img, (int(round(p[0])), int(round(p[1]))), r, 255, -1)
+    mid = (box[0] + box[1]) / 2
+    cv2.circle(img, (int(mid[0]), int(mid[1])), 4, 255, -1)  # a crumb on one side
+    contours, _ = cv2.findContours(img, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    rough = order_corners(cv2.boxPoints(cv2.minAreaRect(contour)))
+    truth = order_corners(box)
+    fitted = _refine(rough, contour)
+    assert np.abs(rough - truth).max() > 3.0  # the crumb pushes the bounding box out
+    assert np.abs(fitted - truth).max() < 1.5
 
 
 def test_blank_table_has_no_cards():
@@ -97,6 +138,18 @@ def test_reads_near_duplicates_on_held_out_tables(reader):
             else:
                 wrong += 1
     assert right >= 34 and wrong <= 1 and right + unsure + wrong >= 38
+
+
+def test_reading_cards_together_is_reading_them_one_by_one(reader):
+    s = scene(816, "symbols", count=8)
+    quads = find_cards(s.image, reader.options)
+    cards = [rectify(s.image, q, reader.model.ratio) for q in quads]
+    together = reader.identify_all(cards)
+    assert len(together) == len(cards) >= 7
+    for card, (card_id, conf) in zip(cards, together):
+        alone_id, alone_conf = reader.identify(card)
+        assert alone_id == card_id and abs(alone_conf - conf) < 1e-4
+    assert reader.identify_all([]) == []
 
 
 def test_a_card_not_in_the_deck_is_unknown(reader):

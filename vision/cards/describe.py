@@ -19,6 +19,7 @@ _BINS = 8
 _CELL = 6
 #: Most iterations of the ECC alignment of near-duplicates.
 ECC_STEPS = 5
+ECC_MOTION = cv2.MOTION_AFFINE
 
 
 def canon_size(ratio: float) -> tuple[int, int]:
@@ -116,7 +117,7 @@ def align(target: np.ndarray | None, moving: np.ndarray, prepared: np.ndarray | 
     ms = cv2.pyrDown(m)
     warp = np.eye(2, 3, dtype=np.float32)
     try:
-        _, warp = cv2.findTransformECC(ts, ms, warp, cv2.MOTION_AFFINE,
+        _, warp = cv2.findTransformECC(ts, ms, warp, ECC_MOTION,
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, 1e-3),
                                        None, 3)
     except cv2.error:
