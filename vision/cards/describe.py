@@ -18,7 +18,7 @@ TRIM = 0.06
 _BINS = 8
 _CELL = 6
 #: Most iterations of the ECC alignment of near-duplicates.
-ECC_STEPS = 5
+ECC_STEPS = 3
 ECC_MOTION = cv2.MOTION_AFFINE
 
 

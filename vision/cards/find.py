@@ -122,7 +122,12 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
 
 def offset(quad: np.ndarray, d: float) -> np.ndarray:
     """The quad with every side moved outward (d > 0) by ``d`` pixels along its normal."""
-    q = order_corners(quad).astype(np.float64)
+    return _offset(order_corners(quad), d)
+
+
+def _offset(quad: np.ndarray, d: float) -> np.ndarray:
+    """:func:`offset` of a quad whose corners are already in order."""
+    q = quad.astype(np.float64)
     u = q[_NEXT] - q
     u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
     n = np.stack([u[:, 1], -u[:, 0]], axis=1)   # outward for clockwise corners (y down)
@@ -141,13 +146,17 @@ def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     """Move the sides outward to the card's own edge when ``quad`` is a frame printed inside
     the card: the outermost offset, within a tenth of the short side, whose edge (the median
     gradient across each side) is a local peak about as strong as the first one."""
-    quad = order_corners(quad)
+    return _snap_out(order_corners(quad), gx, gy)
+
+
+def _snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """:func:`snap_out` of a quad whose corners are already in order."""
     e = quad - quad[_NEXT]
     d_sides = np.sqrt((e * e).sum(axis=1))
     reach = int(0.10 * float(d_sides.min()))
     if reach < 2:
         return quad
-    step = offset(quad, 1.0) - quad                       # corners move linearly with d
+    step = _offset(quad, 1.0) - quad                       # corners move linearly with d
     # the sides stay parallel as they move: one normal per side for every offset
     u = quad[_NEXT] - quad
     u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
@@ -251,7 +260,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
             _, q, contour, grow = found[i]
-            q = snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
+            q = _snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
             ratio = side_ratio(q)
             ok = (_square_enough(q) and options.min_ratio <= ratio <= options.max_ratio
                   and cv2.contourArea(q) >= options.min_area * frame_area
