@@ -3,7 +3,8 @@
 Each line is ``{"action": {...}, "seq": N, "state": {...}, "crc": "xxxxxxxx"}``: the action,
 its sequence number (1, 2, 3, ... in a file), the game state it led to and the CRC32 of the
 line's other fields in canonical JSON. On start :func:`Journal.open` replays the actions
-through the rules engine, checks each result against the recorded state and resumes.
+through the rules engine, checks each result against the recorded state and resumes; other
+games' journals pass their own :class:`Replayer` to :meth:`Journal.replay_into`.
 A torn or corrupt tail (power cut mid-write) is cut off, kept beside the journal as
 ``*.corrupt-N`` for the curious, and reported; the game resumes from the last good record.
 A new game starts a new file; the old one is renamed ``superfarmer-<seq>-<time>.jsonl``.
@@ -19,7 +20,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from firmware.rules.errors import RulesError
 from firmware.rules.game import GameState
@@ -78,6 +79,31 @@ class Replay:
     problem: str = ""
     actions: list[Action] = field(default_factory=list)
 
+    def begin(self, action: Action, state: dict[str, Any]) -> None:
+        """The file's ``new_game`` record: its rules, its farmers and the state it recorded."""
+        self.rules = rules_from(action)
+        self.players = int(action["players"])
+        self.timeline = Timeline(GameState.from_dict(state))
+
+    def preview(self, action: Action) -> GameState:
+        return self.timeline.preview(action)  # type: ignore[union-attr]
+
+    def apply(self, action: Action, new: GameState) -> None:
+        self.timeline.apply(action, new)  # type: ignore[union-attr]
+
+
+class Replayer(Protocol):
+    """The game-specific part of a replay: what a record's action does to the game."""
+
+    def begin(self, action: Action, state: Any) -> None:
+        """Called with the file's first record (a ``new_game`` action) and its recorded state."""
+
+    def preview(self, action: Action) -> Any:
+        """The state (with ``to_dict()``, or None) ``action`` leads to; raises if illegal."""
+
+    def apply(self, action: Action, new: Any) -> None:
+        """Make ``new`` (from :meth:`preview` of ``action``) the current state."""
+
 
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
@@ -113,47 +139,54 @@ class Journal:
         return replay
 
     def _replay(self, progress: Callable[[int, int], None] | None) -> Replay:
+        replay = Replay()
+        self.replay_into(replay, replay, progress)
+        return replay
+
+    def replay_into(self, found: Any, game: Replayer,
+                    progress: Callable[[int, int], None] | None = None,
+                    every: int = 200) -> None:
+        """Replay the file's records through ``game``, counting them in ``found`` (its
+        ``seq``, ``dropped``, ``problem`` and ``actions``); a torn or corrupt tail is cut off
+        and kept beside the file as ``*.corrupt-N``. ``progress(done, total)`` is called
+        every ``every`` records and after the last one."""
         data = self.path.read_bytes()
         lines = data.splitlines(keepends=True)
-        replay = Replay()
         good_bytes = 0
         for i, line in enumerate(lines):
             try:
                 record = decode(line)
-                if record["seq"] != replay.seq + 1:
-                    raise ValueError(f"sequence {record['seq']} after {replay.seq}")
+                if record["seq"] != found.seq + 1:
+                    raise ValueError(f"sequence {record['seq']} after {found.seq}")
                 action = record["action"]
-                if replay.timeline is None:
+                if found.seq == 0:
                     if action.get("action") != "new_game":
                         raise ValueError("the first record is not a new game")
-                    replay.rules = rules_from(action)
-                    replay.players = int(action["players"])
-                    replay.timeline = Timeline(GameState.from_dict(record["state"]))
-                new = replay.timeline.preview(action)
-                if new.to_dict() != record["state"]:
+                    game.begin(action, record["state"])
+                new = game.preview(action)
+                if (None if new is None else new.to_dict()) != record["state"]:
                     raise ValueError("replayed state differs from the recorded state")
-                replay.timeline.apply(action, new)
+                game.apply(action, new)
             except (ValueError, KeyError, TypeError, RulesError) as exc:
-                replay.dropped = len(lines) - i
-                where = "last record" if replay.dropped == 1 else f"record {i + 1} of {len(lines)}"
-                replay.problem = f"{self.path.name}: {where}: {exc}"
+                found.dropped = len(lines) - i
+                where = "last record" if found.dropped == 1 else f"record {i + 1} of {len(lines)}"
+                found.problem = f"{self.path.name}: {where}: {exc}"
                 break
-            replay.seq = record["seq"]
-            replay.actions.append(action)
+            found.seq = record["seq"]
+            found.actions.append(action)
             good_bytes += len(line)
-            if progress is not None and (i % 200 == 0 or i == len(lines) - 1):
+            if progress is not None and (i % every == 0 or i == len(lines) - 1):
                 progress(i + 1, len(lines))
-        if replay.dropped:
+        if found.dropped:
             log.warning("journal: %s; dropped %d record(s), resuming after seq %d",
-                        replay.problem, replay.dropped, replay.seq)
-            keep = self.path.with_name(f"{self.path.name}.corrupt-{replay.seq}")
+                        found.problem, found.dropped, found.seq)
+            keep = self.path.with_name(f"{self.path.name}.corrupt-{found.seq}")
             keep.write_bytes(data[good_bytes:])
             with open(self.path, "r+b") as f:
                 f.truncate(good_bytes)
                 f.flush()
                 os.fsync(f.fileno())
             _fsync_dir(self.dir)
-        return replay
 
     # -- writing ----------------------------------------------------------
     def append(self, action: Action, state: GameState) -> int:

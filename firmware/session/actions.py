@@ -10,7 +10,7 @@ An action is a small JSON-ready dict:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from firmware.rules.dice import Roll
 from firmware.rules.errors import IllegalAction
@@ -19,6 +19,7 @@ from firmware.rules.herd import Animal, Herd
 from firmware.rules.superfarmer import Exchange, Rules, variant
 
 Action = dict[str, Any]
+S = TypeVar("S")
 
 
 def new_game_action(players: int, rules: Rules) -> Action:
@@ -37,12 +38,28 @@ def rules_from(action: Action) -> Rules:
     )
 
 
-class Timeline:
-    """The current game state plus the states before it (for undo)."""
+class History(Generic[S]):
+    """The current state plus the states before it (for undo); subclasses say how an
+    action leads to a new state (``preview``)."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: S) -> None:
         self.state = state
-        self.history: list[GameState] = []
+        self.history: list[S] = []
+
+    def apply(self, action: Action, new: S) -> None:
+        """Make ``new`` (from ``preview`` of ``action``) the current state."""
+        kind = action["action"]
+        if kind == "new_game":
+            self.history = []
+        elif kind == "undo":
+            self.history.pop()
+        else:
+            self.history.append(self.state)
+        self.state = new
+
+
+class Timeline(History[GameState]):
+    """The current game state plus the states before it (for undo)."""
 
     def preview(self, action: Action) -> GameState:
         """The state ``action`` would lead to; raises a rules error if it is illegal."""
@@ -63,14 +80,3 @@ class Timeline:
         else:
             raise ValueError(f"unknown action {kind!r}")
         return game.state
-
-    def apply(self, action: Action, new: GameState) -> None:
-        """Make ``new`` (from :meth:`preview` of ``action``) the current state."""
-        kind = action["action"]
-        if kind == "new_game":
-            self.history = []
-        elif kind == "undo":
-            self.history.pop()
-        else:
-            self.history.append(self.state)
-        self.state = new

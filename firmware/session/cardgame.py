@@ -27,14 +27,13 @@ import enum
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from firmware.journal import Journal, Replay, decode
+from firmware.journal import Journal, Replay
+from firmware.session.actions import History
 from firmware.rules.cardgame import (CAT, COLUMN_ORDER, Animal, Card, CardGameError, Farm,
                                      Predator, Scorecard, ScoringOptions, Tally, default_teams,
                                      tally)
-from firmware.rules.errors import RulesError
 
 Action = dict[str, Any]
 Commit = Callable[[Action, "TableState"], None]
@@ -423,12 +422,14 @@ def score_action(state: TableState) -> Action:
             "totals": [t.totals[n] for n in state.setup.names]}
 
 
-class Timeline:
+class Timeline(History[TableState | None]):
     """The current state and the states before it (for undo), as in the dice game's session."""
 
     def __init__(self, state: TableState | None = None) -> None:
-        self.state = state
-        self.history: list[TableState | None] = []
+        super().__init__(state)
+
+    def begin(self, action: Action, state: Any) -> None:
+        """Replaying a journal: nothing to set up, the ``new_game`` action starts the table."""
 
     def preview(self, action: Action) -> TableState | None:
         if action.get("action") == "undo":
@@ -436,16 +437,6 @@ class Timeline:
                 raise CardGameError("nothing to undo")
             return self.history[-1]
         return apply(self.state, action)
-
-    def apply(self, action: Action, new: TableState | None) -> None:
-        kind = action["action"]
-        if kind == "new_game":
-            self.history = []
-        elif kind == "undo":
-            self.history.pop()
-        else:
-            self.history.append(self.state)
-        self.state = new
 
 
 # --- the journal -----------------------------------------------------------------
@@ -460,52 +451,11 @@ class CardgameJournal(Journal):
         return super().append(action, _Dict(state))
 
     def _replay(self, progress: Callable[[int, int], None] | None) -> Replay:
-        data = self.path.read_bytes()
-        lines = data.splitlines(keepends=True)
         replay = Replay()
         timeline = Timeline()
-        good_bytes = 0
-        for i, line in enumerate(lines):
-            try:
-                record = decode(line)
-                if record["seq"] != replay.seq + 1:
-                    raise ValueError(f"sequence {record['seq']} after {replay.seq}")
-                action = record["action"]
-                if timeline.state is None and action.get("action") != "new_game":
-                    raise ValueError("the first record is not a new game")
-                new = timeline.preview(action)
-                recorded = record["state"]
-                if (None if new is None else new.to_dict()) != recorded:
-                    raise ValueError("replayed state differs from the recorded state")
-                timeline.apply(action, new)
-            except (ValueError, KeyError, TypeError, RulesError) as exc:
-                replay.dropped = len(lines) - i
-                where = "last record" if replay.dropped == 1 else f"record {i + 1} of {len(lines)}"
-                replay.problem = f"{self.path.name}: {where}: {exc}"
-                break
-            replay.seq = record["seq"]
-            replay.actions.append(action)
-            good_bytes += len(line)
-            if progress is not None:
-                progress(i + 1, len(lines))
+        self.replay_into(replay, timeline, progress, every=1)
         replay.timeline = timeline if timeline.state is not None else None
-        if replay.dropped:
-            keep = self.path.with_name(f"{self.path.name}.corrupt-{replay.seq}")
-            keep.write_bytes(data[good_bytes:])
-            with open(self.path, "r+b") as f:
-                f.truncate(good_bytes)
-                f.flush()
-                os.fsync(f.fileno())
-            _fsync_dir(self.dir)
         return replay
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class _Dict:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from firmware.journal import Journal, decode
+from firmware.journal import Journal
 from firmware.rules.errors import RulesError
 from firmware.rules.funfarm import (
     ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
@@ -179,6 +179,17 @@ class FarmReplay:
     problem: str = ""
     actions: list[Action] = field(default_factory=list)
 
+    def begin(self, action: Action, state: Any) -> None:
+        """The file's ``new_game`` record: its rules (deck, tie rule) and its players."""
+        self.rules = rules_from(action)
+        self.players = int(action["players"])
+
+    def preview(self, action: Action) -> FarmState:
+        return apply(self.state, action, self.rules).state  # type: ignore[arg-type]
+
+    def apply(self, action: Action, new: FarmState) -> None:
+        self.state = new
+
 
 class FunFarmJournal(Journal):
     """The Super Farmer journal's file format and repair, replayed through the Fun Farm rules."""
@@ -192,49 +203,8 @@ class FunFarmJournal(Journal):
         return replay if isinstance(replay, FarmReplay) else FarmReplay()
 
     def _replay(self, progress: Callable[[int, int], None] | None) -> FarmReplay:  # type: ignore[override]
-        import os
-
-        from firmware.journal import _fsync_dir
-
-        data = self.path.read_bytes()
-        lines = data.splitlines(keepends=True)
         replay = FarmReplay()
-        good_bytes = 0
-        for i, line in enumerate(lines):
-            try:
-                record = decode(line)
-                if record["seq"] != replay.seq + 1:
-                    raise ValueError(f"sequence {record['seq']} after {replay.seq}")
-                action = record["action"]
-                if replay.rules is None:
-                    if action.get("action") != "new_game":
-                        raise ValueError("the first record is not a new game")
-                    replay.rules = rules_from(action)
-                    replay.players = int(action["players"])
-                new = apply(replay.state, action, replay.rules).state
-                if new.to_dict() != record["state"]:
-                    raise ValueError("replayed state differs from the recorded state")
-                replay.state = new
-            except (ValueError, KeyError, TypeError, RulesError) as exc:
-                replay.dropped = len(lines) - i
-                where = "last record" if replay.dropped == 1 else f"record {i + 1} of {len(lines)}"
-                replay.problem = f"{self.path.name}: {where}: {exc}"
-                break
-            replay.seq = record["seq"]
-            replay.actions.append(action)
-            good_bytes += len(line)
-            if progress is not None and (i % 200 == 0 or i == len(lines) - 1):
-                progress(i + 1, len(lines))
-        if replay.dropped:
-            log.warning("journal: %s; dropped %d record(s), resuming after seq %d",
-                        replay.problem, replay.dropped, replay.seq)
-            keep = self.path.with_name(f"{self.path.name}.corrupt-{replay.seq}")
-            keep.write_bytes(data[good_bytes:])
-            with open(self.path, "r+b") as f:
-                f.truncate(good_bytes)
-                f.flush()
-                os.fsync(f.fileno())
-            _fsync_dir(self.dir)
+        self.replay_into(replay, replay, progress)
         return replay
 
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from PIL import Image, ImageSequence
 
 from firmware.cli import main
+from firmware.cli.device import DemoCamera, demo_dice_model, demo_model_key
+from firmware.i18n import translator
+from firmware.screens.superfarmer import progress
+from hw.camera import CameraGone
+from vision.dice import DiceModel
 
 
 def test_demo_plays_a_game_streams_frames_and_saves_a_gif(tmp_path, capsys):
     gif = tmp_path / "demo.gif"
-    assert main(["demo", "--fast", "--players", "2", "--seed", "3", "--gif", str(gif)]) == 0
+    assert main(["demo", "--fast", "--no-camera", "--players", "2", "--seed", "3",
+                 "--gif", str(gif)]) == 0
     out = capsys.readouterr().out
     last = out.strip().splitlines()[-1]
     assert last.startswith("farmer ") and " won after " in last and str(gif) in last
@@ -40,12 +48,64 @@ def test_demo_bad_arguments_are_one_line_exit_2(tmp_path, capsys):
     assert not (tmp_path / "x.gif").exists()
 
 
-def test_solitaire_demo(tmp_path, capsys):
+def test_camera_is_the_default_enrolled_once_and_cached(tmp_path, capsys, monkeypatch):
+    """`farmbox demo`: every roll a rendered camera frame read by the real reader; the model
+    is enrolled on the first run (progress on stderr and on the OLED) and cached."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     gif = tmp_path / "solo.gif"
     assert main(["demo", "--fast", "--quiet", "--players", "1", "--seed", "4",
                  "--gif", str(gif)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("farmer 1 won after ")
+    assert "enrolling the demo dice" in err and "timed out" not in err
+    cached = list((tmp_path / "cache" / "farmbox").glob("demo-dice-*.npz"))
+    assert [p.name for p in cached] == [f"demo-dice-{demo_model_key()}.npz"]
+    assert not list((tmp_path / "cache" / "farmbox").glob(".*"))  # no temp file left
+    with Image.open(gif) as im:  # the OLED's progress screen comes first
+        first = im.convert("L")
+    expected = progress(translator("en"), "ENROLLING DICE", 1 / 60).convert("L")
+    assert first.tobytes() == expected.resize((384, 192), 0).tobytes()
+    assert gif_frames(gif) == int(out.split(";")[1].split()[0])
+    # A second run finds the model in the cache: no enrollment.
+    shown = []
+    path, was_cached = demo_dice_model(tmp_path, shown.append)
+    assert (path, was_cached, shown) == (cached[0], True, [])
+    # A damaged cache file is enrolled again and replaced, with progress.
+    cached[0].write_bytes(b"not a model")
+    path, was_cached = demo_dice_model(tmp_path, shown.append, progress=False)
+    assert (path, was_cached) == (cached[0], False)
+    assert shown == sorted(shown) and shown[-1] == 1.0 and len(shown) >= 5
+    DiceModel.load(path)
+
+
+def test_solitaire_demo_without_camera(tmp_path, capsys):
+    gif = tmp_path / "solo.gif"
+    assert main(["demo", "--fast", "--quiet", "--no-camera", "--players", "1", "--seed", "4",
+                 "--gif", str(gif)]) == 0
     assert capsys.readouterr().out.startswith("farmer 1 won after ")
     assert gif.exists()
+
+
+def test_demo_camera_reads_pushed_frames_in_order_then_the_last_again():
+    camera = DemoCamera(idle=0.01)
+    with pytest.raises(CameraGone, match="no frame yet"):
+        camera.read()
+    a, b = np.zeros((4, 4, 3), np.uint8), np.ones((4, 4, 3), np.uint8)
+    camera.push(a, 2)
+    camera.push(b)
+    assert [camera.read() is x for x in (a, a, b)] == [True] * 3
+    assert camera.read() is b  # a still table: the last frame again
+    camera.close()
+    with pytest.raises(CameraGone, match="closed"):
+        camera.read()
+
+
+def test_camera_flags(tmp_path, capsys):
+    assert main(["demo", "cardgame", "--camera", "--gif", str(tmp_path / "x.gif")]) == 2
+    assert "--camera" in capsys.readouterr().err
+    assert main(["demo", "cardgame", "--no-camera", "--fast", "--quiet", "--seed", "3",
+                 "--gif", str(tmp_path / "c.gif")]) == 0
+    assert (tmp_path / "c.gif").exists()
 
 
 def gif_frames(path) -> int:  # noqa: ANN001

@@ -52,6 +52,8 @@ class CardReader:
 
     #: Cards whose similarity is this close to the best one are compared in detail.
     SHORTLIST = 0.05
+    #: Most entries kept in each frame-independent cache (aligned pairs, difference regions).
+    CACHE_LIMIT = 2048
 
     def __init__(self, model: CardModel) -> None:
         self.model = model
@@ -81,6 +83,8 @@ class CardReader:
     def _pair(self, a: int, b: int) -> np.ndarray:
         """View ``b`` aligned onto view ``a`` (cached: it does not depend on the frame)."""
         if (a, b) not in self._aligned:
+            if len(self._aligned) >= self.CACHE_LIMIT:
+                self._aligned.clear()
             self._aligned[(a, b)] = detail_form(
                 self.views[b] if a == b else align(None, self.views[b], self._target(a)))
         return self._aligned[(a, b)]
@@ -94,6 +98,8 @@ class CardReader:
     def _region(self, views: tuple[int, ...]) -> tuple | None:
         """Where the views (the first one's card and its near-duplicates) differ (cached)."""
         if views not in self._regions:
+            if len(self._regions) >= self.CACHE_LIMIT:  # a long game: start afresh, stay small
+                self._regions.clear()
             self._regions[views] = detail_region([self._pair(views[0], v) for v in views])
         return self._regions[views]
 
