@@ -22,6 +22,7 @@ from firmware.rules.cardgame.bots import make_bot
 from firmware.rules.cardgame.game import play_turn
 from firmware.rules.errors import RulesError
 from firmware.screens.cardgame import render
+from firmware.session.box_loop import BoxLoop
 from firmware.session.cardgame import (CardgameJournal, Phase, Scorekeeper, Setup, winners)
 from firmware.session.cardgame_bot import RoundTruth, next_move, setup_move
 
@@ -32,7 +33,7 @@ BUTTONS = ("prev", "next", "ok", "back")
 LINEUP = ("greedy", "spoiler", "random")
 
 
-class CardgameBox:
+class CardgameBox(BoxLoop):
     """One box keeping the card game's score: hardware + journal + scorekeeper."""
 
     def __init__(self, hardware: Any, journal_dir: str | Path, language: str = "en",
@@ -42,7 +43,6 @@ class CardgameBox:
         self.language = language
         self.setup = setup
         self.keeper: Scorekeeper | None = None
-        self._last: bytes | None = None
         self.dropped = 0
 
     def start(self) -> Scorekeeper:
@@ -80,23 +80,13 @@ class CardgameBox:
         self.refresh()
         return True
 
-    def drain(self) -> int:
-        n = 0
-        while self.step(timeout=0):
-            n += 1
-        return n
-
     def refresh(self) -> None:
         keeper = self.keeper
         assert keeper is not None
         for alert in keeper.take_alerts():
             self.hw.lights.alert(alert)
             self.hw.buzzer.alert(alert)
-        image = render(keeper, self.language)
-        data = image.tobytes()
-        if data != self._last:
-            self.hw.display.show(image)
-            self._last = data
+        self.show(self.hw.display, render(keeper, self.language))
 
     def close(self) -> None:
         self.journal.close()

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware.journal import Journal
+from firmware.session.box_loop import BoxLoop
 from firmware.rules.errors import RulesError
 from firmware.rules.funfarm import (
     ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
@@ -475,7 +476,7 @@ def player_of(button: str) -> int | None:
     return None
 
 
-class Referee:
+class Referee(BoxLoop):
     """Buttons + observations -> session -> display, LEDs and buzzer.
 
     ``hardware`` needs ``.buttons`` (a :class:`hw.buttons.ButtonPanel`: its ``down`` events
@@ -501,7 +502,6 @@ class Referee:
                                           camera=camera, rng=rng)
         if replay.dropped:
             self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
-        self._last: bytes | None = None
         #: Button events read while gathering a race but belonging after it.
         self._pending: collections.deque[Any] = collections.deque()
         self.refresh()
@@ -527,12 +527,6 @@ class Referee:
                 self.session.camera_lost(obs.reason, time.monotonic())
         self.refresh()
         return True
-
-    def drain(self) -> int:
-        n = 0
-        while self.step(timeout=0):
-            n += 1
-        return n
 
     def _button(self, ev: Any) -> None:
         player = player_of(ev.name)
@@ -578,11 +572,7 @@ class Referee:
         self.session.tick(time.monotonic())
         for alert in self.session.take_alerts():
             self.hw.alert(alert)
-        image = self.render(self.session)
-        data = image.tobytes()
-        if data != self._last:
-            self.hw.display.show(image)
-            self._last = data
+        self.show(self.hw.display, self.render(self.session))
 
     def close(self) -> None:
         self.journal.close()
