@@ -32,6 +32,7 @@ from firmware.screens import superfarmer as screens
 from firmware.i18n import translator
 from firmware.session.actions import Action, new_game_action
 from firmware.session.advice import prepare
+from firmware.session.box_loop import BoxLoop
 from firmware.session.observations import RollSeen, as_roll_seen
 from firmware.session.superfarmer import Session
 from firmware.systemd_notify import Notifier, SystemdLink, stop_on_sigterm
@@ -92,7 +93,7 @@ def dice_watcher(config: Config) -> DiceWatcher | None:
     return DiceWatcher(DiceReader(DiceModel.load(config.vision.dice_model)), Stillness())
 
 
-class Service:
+class Service(BoxLoop):
     """One box: open the hardware, replay the journal, then loop over events."""
 
     #: Camera frames are read at most this often (s).
@@ -115,7 +116,6 @@ class Service:
         self.session: Session | None = None
         self.language = config.ui.language
         self.latencies_ns: collections.deque[int] = collections.deque(maxlen=2000)
-        self._last_frame_bytes: bytes | None = None
         self._stop = threading.Event()
         self._camera_thread: threading.Thread | None = None
 
@@ -177,13 +177,6 @@ class Service:
         self.systemd.ping(now)
         return item is not None
 
-    def drain(self) -> int:
-        """Handle every event already queued (buttons and inbox); returns how many."""
-        n = 0
-        while self.step(timeout=0):
-            n += 1
-        return n
-
     def handle(self, item: Any, now: float) -> None:
         """One event: a button, a camera observation, a camera frame or its loss."""
         s = self.session
@@ -226,10 +219,7 @@ class Service:
 
     # -- output --------------------------------------------------------------
     def _show(self, image: Any) -> None:
-        data = image.tobytes()
-        if data != self._last_frame_bytes:
-            self.hw.display.show(image)
-            self._last_frame_bytes = data
+        self.show(self.hw.display, image)
 
     def _refresh(self, t_ns: int = 0) -> None:
         s = self.session

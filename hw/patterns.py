@@ -111,3 +111,36 @@ class PatternPlayer(Generic[S]):
                     break
         finally:
             self._apply(self._rest)
+
+
+class PatternOutput(Generic[S]):
+    """Base of the lights and the buzzer: alert patterns played in the background.
+
+    A subclass sets :attr:`patterns` (alert name -> steps) and ``self._player`` (its
+    :class:`PatternPlayer`).
+    """
+
+    patterns: dict[str, list[tuple[float, S]]]
+    _player: PatternPlayer[S]
+
+    def alert(self, name: str, wait: bool = False) -> None:
+        """Play the pattern for alert ``name`` (see :data:`ALERTS`); non-blocking."""
+        check_alert(name)
+        self._player.play(self.patterns[name], wait=wait)
+
+    @property
+    def tempo(self) -> float:
+        """Speed factor for pattern durations (1.0: as designed; tests play faster)."""
+        return self._player.tempo
+
+    @tempo.setter
+    def tempo(self, value: float) -> None:
+        self._player.tempo = value
+
+    @property
+    def playing(self) -> bool:
+        return self._player.playing
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the current pattern ends."""
+        return self._player.wait(timeout)

@@ -28,3 +28,18 @@ def translator(language: str = "en") -> Translate:
     except OSError as exc:
         raise OSError(f"no {language} catalog in {LOCALEDIR}: {exc}") from None
     return catalog.gettext
+
+
+def po_translator(domain: str, language: str, catalog: str) -> Translate:
+    """The texts of ``domain`` in ``language``, read straight from its ``.po`` file (no compile
+    step); a text missing from the catalog stays English. ``catalog`` names it in errors."""
+    from .compile import parse_po
+
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
+    path = LOCALEDIR / language / "LC_MESSAGES" / f"{domain}.po"
+    try:
+        messages = parse_po(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OSError(f"no {language} {catalog} catalog: {exc}") from None
+    return lambda text: messages.get(text) or text

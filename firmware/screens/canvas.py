@@ -1,8 +1,14 @@
-"""Drawing pieces shared by the screens: a blank frame, the header bar, herds, dice, hints."""
+"""Drawing pieces shared by the screens: a blank frame, the header bar, herds, dice, hints;
+and the writing of a gallery's reference PNGs (:func:`write_references`)."""
 
 from __future__ import annotations
 
+import argparse
+import os
+import tempfile
+from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -12,6 +18,8 @@ from firmware.rules.herd import ANIMALS, Herd
 from .font import LINE, draw_text, fit, text_width
 from .icons import SIZE, draw_icon, icon_mask
 
+#: The project's root (tests/ and docs/ are below it).
+ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 128, 64
 #: First row below the header bar.
 BODY = 11
@@ -100,3 +108,38 @@ def arrow(draw: ImageDraw.ImageDraw, x: int, y: int) -> int:
     draw.line((x + 3, y - 2, x + 5, y), fill=1)
     draw.line((x + 3, y + 2, x + 5, y), fill=1)
     return x + 8
+
+
+def save(image: Image.Image, path: Path, scale: int = 1) -> None:
+    """Write a PNG atomically (temp file + rename)."""
+    if scale != 1:
+        image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png.tmp")
+    os.close(fd)
+    try:
+        image.save(tmp, format="PNG")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_references(argv: list[str] | None, description: str,
+                     screens: Callable[[], dict[str, Image.Image]], tests: str,
+                     docs_prefix: str) -> int:
+    """A gallery's ``main``: write ``screens()`` to ``tests/<tests>/reference`` (1x) and to
+    ``docs/screens`` (3x, names prefixed by ``docs_prefix``), or both to one ``--out`` folder."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
+    args = parser.parse_args(argv)
+    targets = [(args.out, 1, "")] if args.out else [
+        (ROOT / "tests" / tests / "reference", 1, ""),
+        (ROOT / "docs" / "screens", 3, docs_prefix)]
+    images = screens()
+    for folder, scale, prefix in targets:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, image in images.items():
+            save(image, folder / f"{prefix}{name}.png", scale)
+        print(f"wrote {len(images)} screens to {folder}")
+    return 0

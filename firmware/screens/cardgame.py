@@ -13,8 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from firmware.i18n import LANGUAGES, LOCALEDIR
-from firmware.i18n.compile import parse_po
+from firmware.i18n import po_translator
 from firmware.rules.cardgame import Animal, Tally
 from firmware.rules.cardgame.scoring import Attack, ColumnScore, WaterScore
 from firmware.session.cardgame import (SETUP_CHOICES, Entry, Phase, Question, Scorekeeper,
@@ -31,14 +30,7 @@ DOMAIN = "cardgame"
 @lru_cache(maxsize=None)
 def translator(language: str = "en") -> Translate:
     """The card game's texts in ``language``; a text missing from the catalog stays English."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
-    path = LOCALEDIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    try:
-        messages = parse_po(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise OSError(f"no {language} card game catalog: {exc}") from None
-    return lambda text: messages.get(text) or text
+    return po_translator(DOMAIN, language, "card game")
 
 
 # --- drawing pieces --------------------------------------------------------------

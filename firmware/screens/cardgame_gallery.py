@@ -6,10 +6,8 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from PIL import Image
 
@@ -18,9 +16,8 @@ from firmware.session.cardgame import (RoundResult, Scorekeeper, Setup, TableSta
                                        apply, score_action)
 
 from . import cardgame as cg
-from .gallery import save
+from .canvas import write_references
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: Three farmers, fox token: F1 rabbit/sheep/cow, F2 rabbit/chicken/pig, F3 a bit of all.
 ROUND_1 = (
@@ -121,19 +118,8 @@ def all_screens() -> dict[str, Image.Image]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="write the card game's reference screen PNGs")
-    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
-    args = parser.parse_args(argv)
-    targets = [(args.out, 1, "")] if args.out else [
-        (ROOT / "tests" / "cardgame_box" / "reference", 1, ""),
-        (ROOT / "docs" / "screens", 3, "cardgame_")]
-    screens = all_screens()
-    for folder, scale, prefix in targets:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, image in screens.items():
-            save(image, folder / f"{prefix}{name}.png", scale)
-        print(f"wrote {len(screens)} screens to {folder}")
-    return 0
+    return write_references(argv, "write the card game's reference screen PNGs", all_screens,
+                            "cardgame_box", "cardgame_")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .icons import ICONS, SIZE
+from .icons import ICONS, SIZE, art_mask, art_rows
 from .icons import icon_mask as _dice_game_mask
 
 _ART: dict[str, str] = {
@@ -101,14 +101,7 @@ _ART: dict[str, str] = {
 }
 
 
-def _rows(art: str) -> tuple[str, ...]:
-    rows = tuple(art.strip().splitlines())
-    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
-        raise ValueError(f"icon art must be {SIZE}x{SIZE}")
-    return rows
-
-
-CARD_ICONS: dict[str, tuple[str, ...]] = {name: _rows(art) for name, art in _ART.items()}
+CARD_ICONS: dict[str, tuple[str, ...]] = {name: art_rows(art) for name, art in _ART.items()}
 
 
 @lru_cache(maxsize=64)
@@ -118,14 +111,7 @@ def card_icon_mask(name: str, scale: int = 1) -> Image.Image:
         if name not in ICONS:
             raise KeyError(f"no icon {name!r}")
         return _dice_game_mask(name, scale)
-    mask = Image.new("1", (SIZE, SIZE), 0)
-    for y, row in enumerate(CARD_ICONS[name]):
-        for x, c in enumerate(row):
-            if c == "#":
-                mask.putpixel((x, y), 1)
-    if scale != 1:
-        mask = mask.resize((SIZE * scale, SIZE * scale), Image.NEAREST)
-    return mask
+    return art_mask(CARD_ICONS[name], scale)
 
 
 def draw_card_icon(draw: ImageDraw.ImageDraw, xy: tuple[int, int], name: str, scale: int = 1,

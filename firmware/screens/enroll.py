@@ -9,27 +9,22 @@ directly: no compile step); the big icon of the face to show carries the meaning
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from firmware.i18n import LANGUAGES, LOCALEDIR
-from firmware.i18n.compile import parse_po
+from firmware.i18n import LANGUAGES, po_translator
 from firmware.session.enroll import EnrollSession, Phase, die_crop
 
-from .canvas import BODY, WIDTH, blank, header, hint
+from .canvas import BODY, WIDTH, blank, header, hint, write_references
 from .font import LINE, draw_text, draw_text_centred, fit, text_width
-from .gallery import save
 from .icons import SIZE, draw_icon
 
 Translate = Callable[[str], str]
 DOMAIN = "enroll"
-ROOT = Path(__file__).resolve().parents[2]
 #: Left column (big icon or photo) width; texts start right of it.
 TEXT_X = 44
 THUMB = 42
@@ -38,14 +33,7 @@ THUMB = 42
 @lru_cache(maxsize=None)
 def translator(language: str = "en") -> Translate:
     """The enrollment texts in ``language``; a text missing from the catalog stays English."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
-    path = LOCALEDIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    try:
-        messages = parse_po(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise OSError(f"no {language} enrollment catalog: {exc}") from None
-    return lambda text: messages.get(text) or text
+    return po_translator(DOMAIN, language, "enrollment")
 
 
 # --- drawing pieces --------------------------------------------------------------
@@ -254,19 +242,8 @@ def all_screens() -> dict[str, Image.Image]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="write the enrollment screens' reference PNGs")
-    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
-    args = parser.parse_args(argv)
-    targets = [(args.out, 1, "")] if args.out else [
-        (ROOT / "tests" / "enroll_box" / "reference", 1, ""),
-        (ROOT / "docs" / "screens", 3, "enroll_")]
-    screens = all_screens()
-    for folder, scale, prefix in targets:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, image in screens.items():
-            save(image, folder / f"{prefix}{name}.png", scale)
-        print(f"wrote {len(screens)} screens to {folder}")
-    return 0
+    return write_references(argv, "write the enrollment screens' reference PNGs", all_screens,
+                            "enroll_box", "enroll_")
 
 
 __all__ = ["all_screens", "building", "capturing", "clear_table", "done", "error", "prompt",

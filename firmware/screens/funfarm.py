@@ -22,7 +22,7 @@ from firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
 from firmware.session.funfarm import Entry, FunFarmSession, Verdict
 
 from . import superfarmer as sf
-from .canvas import BODY, HINT, WIDTH, blank, header, hint
+from .canvas import BODY, HINT, WIDTH, blank, header, hint, write_references
 from .font import LINE, draw_text, draw_text_centred, fit, text_width
 from .funfarm_icons import SIZE, draw_animal, draw_die
 from .icons import draw_icon
@@ -360,23 +360,8 @@ def _crowded() -> FarmState:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite tests/funfarm_box/reference (1x) and docs/screens (3x)."""
-    import argparse
-    from pathlib import Path
-
-    from .gallery import ROOT, save
-
-    parser = argparse.ArgumentParser(description="write the Fun Farm reference screen PNGs")
-    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
-    args = parser.parse_args(argv)
-    targets = [(args.out, 1)] if args.out else [
-        (ROOT / "tests" / "funfarm_box" / "reference", 1), (ROOT / "docs" / "screens", 3)]
-    images = scenes()
-    for folder, scale in targets:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, image in images.items():
-            save(image, folder / f"{name}.png", scale)
-        print(f"wrote {len(images)} screens to {folder}")
-    return 0
+    return write_references(argv, "write the Fun Farm reference screen PNGs", scenes,
+                            "funfarm_box", "")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .font import GLYPHS, draw_text, text_width
-
-SIZE = 12
+from .icons import SIZE, art_mask, art_rows
 
 _ART: dict[str, str] = {
     "sheep": """
@@ -104,27 +103,13 @@ _ART: dict[str, str] = {
 }
 
 
-def _rows(art: str) -> tuple[str, ...]:
-    rows = tuple(art.strip().splitlines())
-    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
-        raise ValueError(f"icon art must be {SIZE}x{SIZE}")
-    return rows
-
-
-ICONS: dict[str, tuple[str, ...]] = {name: _rows(art) for name, art in _ART.items()}
+ICONS: dict[str, tuple[str, ...]] = {name: art_rows(art) for name, art in _ART.items()}
 
 
 @lru_cache(maxsize=64)
 def animal_mask(name: str, scale: int = 1) -> Image.Image:
     """Animal ``name`` as a mode-"1" mask, ``scale`` pixels per dot."""
-    mask = Image.new("1", (SIZE, SIZE), 0)
-    for y, row in enumerate(ICONS[name]):
-        for x, c in enumerate(row):
-            if c == "#":
-                mask.putpixel((x, y), 1)
-    if scale != 1:
-        mask = mask.resize((SIZE * scale, SIZE * scale), Image.NEAREST)
-    return mask
+    return art_mask(ICONS[name], scale)
 
 
 def draw_animal(draw: ImageDraw.ImageDraw, xy: tuple[int, int], name: str, scale: int = 1,

@@ -6,13 +6,9 @@
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 from PIL import Image
 
@@ -24,8 +20,8 @@ from firmware.rules.superfarmer import CLASSIC, COMPACT
 from firmware.session.advice import offers, prepare
 
 from . import superfarmer as sf
+from .canvas import write_references
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _midgame() -> GameState:
@@ -86,34 +82,9 @@ def all_screens() -> dict[str, Image.Image]:
             for name, draw in scenes(lang).items()}
 
 
-def save(image: Image.Image, path: Path, scale: int = 1) -> None:
-    """Write a PNG atomically (temp file + rename)."""
-    if scale != 1:
-        image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png.tmp")
-    os.close(fd)
-    try:
-        image.save(tmp, format="PNG")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="write the reference screen PNGs")
-    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
-    args = parser.parse_args(argv)
-    targets = [(args.out, 1, "")] if args.out else [
-        (ROOT / "tests" / "screens" / "reference", 1, ""),
-        (ROOT / "docs" / "screens", 3, "superfarmer_")]
-    for folder, scale, prefix in targets:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, image in all_screens().items():
-            save(image, folder / f"{prefix}{name}.png", scale)
-        print(f"wrote {len(all_screens())} screens to {folder}")
-    return 0
+    return write_references(argv, "write the reference screen PNGs", all_screens, "screens",
+                            "superfarmer_")
 
 
 if __name__ == "__main__":

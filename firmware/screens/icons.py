@@ -184,27 +184,33 @@ _ART: dict[str, str] = {
 }
 
 
-def _rows(art: str) -> tuple[str, ...]:
+def art_rows(art: str) -> tuple[str, ...]:
+    """Pixel art (``SIZE`` lines of ``SIZE`` dots, ``#`` lit) as its rows; ValueError if not."""
     rows = tuple(r for r in art.strip().splitlines())
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError(f"icon art must be {SIZE}x{SIZE}")
     return rows
 
 
-ICONS: dict[str, tuple[str, ...]] = {name: _rows(art) for name, art in _ART.items()}
-
-
-@lru_cache(maxsize=128)
-def icon_mask(name: str, scale: int = 1, mirror: bool = False) -> Image.Image:
-    """Icon ``name`` as a mode-"1" mask, ``scale`` pixels per dot."""
+def art_mask(rows: tuple[str, ...], scale: int = 1, mirror: bool = False) -> Image.Image:
+    """Rows from :func:`art_rows` as a mode-"1" mask, ``scale`` pixels per dot."""
     mask = Image.new("1", (SIZE, SIZE), 0)
-    for y, row in enumerate(ICONS[name]):
+    for y, row in enumerate(rows):
         for x, c in enumerate(row):
             if c == "#":
                 mask.putpixel(((SIZE - 1 - x) if mirror else x, y), 1)
     if scale != 1:
         mask = mask.resize((SIZE * scale, SIZE * scale), Image.NEAREST)
     return mask
+
+
+ICONS: dict[str, tuple[str, ...]] = {name: art_rows(art) for name, art in _ART.items()}
+
+
+@lru_cache(maxsize=128)
+def icon_mask(name: str, scale: int = 1, mirror: bool = False) -> Image.Image:
+    """Icon ``name`` as a mode-"1" mask, ``scale`` pixels per dot."""
+    return art_mask(ICONS[name], scale, mirror)
 
 
 def draw_icon(draw: ImageDraw.ImageDraw, xy: tuple[int, int], name: str, scale: int = 1,

@@ -1,4 +1,4 @@
-"""What every game's box loop shares: handle the queued events, show a frame only when it changed."""
+"""What every game's box loop shares: handle queued events, show a frame only when it changed."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 from firmware.i18n import LANGUAGES, LOCALEDIR
 from firmware.i18n.compile import parse_po
@@ -18,6 +17,7 @@ from firmware.screens.cardgame_gallery import all_screens
 from firmware.screens.cardgame_icons import CARD_ICONS, card_icon_mask
 from firmware.screens.font import GLYPHS
 from firmware.session.cardgame import Scorekeeper, Setup
+from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
 SCREENS = all_screens()
@@ -25,15 +25,12 @@ SCREENS = all_screens()
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screen_matches_reference(name):
-    image = SCREENS[name]
-    assert image.mode == "1" and image.size == (128, 64)
-    ref = Image.open(REFERENCE / f"{name}.png").convert("1")
-    diff = ImageChops.difference(image.convert("L"), ref.convert("L")).getbbox()
-    assert diff is None, f"{name} differs from its reference in box {diff}"
+    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png",
+                             "firmware.screens.cardgame_gallery")
 
 
 def test_every_reference_has_a_screen():
-    assert {p.stem for p in REFERENCE.glob("*.png")} == set(SCREENS)
+    assert reference_names(REFERENCE) == set(SCREENS)
 
 
 def test_languages_differ_in_texts_not_in_numbers():

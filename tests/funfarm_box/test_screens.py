@@ -5,27 +5,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from firmware.rules.funfarm import Phase
 from firmware.screens.funfarm import render, scenes
 from firmware.screens.funfarm_icons import ICONS, SIZE, animal_mask, draw_die
+from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
 SCENES = scenes()
 
 
 def test_every_reference_has_a_scene():
-    assert {p.stem for p in REFERENCE.glob("*.png")} == set(SCENES)
+    assert reference_names(REFERENCE) == set(SCENES)
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_screen_matches_reference(name):
-    image = SCENES[name]
-    assert image.mode == "1" and image.size == (128, 64)
-    want = Image.open(REFERENCE / f"{name}.png").convert("1")
-    diff = ImageChops.difference(image.convert("L"), want.convert("L")).getbbox()
-    assert diff is None, f"{name} differs in box {diff}; rerun python -m firmware.screens.funfarm"
+    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "firmware.screens.funfarm")
 
 
 def test_animal_icons_are_distinct_and_crisp():

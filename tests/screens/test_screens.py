@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from firmware.i18n import LANGUAGES, translator
 from firmware.i18n.compile import catalogs, mo_bytes, parse_po
@@ -18,6 +18,7 @@ from firmware.screens.font import GLYPHS, text_width
 from firmware.screens.gallery import all_screens
 from firmware.screens.icons import ICONS
 from firmware.session.superfarmer import Session
+from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
 SCREENS = all_screens()
@@ -25,15 +26,11 @@ SCREENS = all_screens()
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screen_matches_reference(name):
-    image = SCREENS[name]
-    assert image.mode == "1" and image.size == (128, 64)
-    ref = Image.open(REFERENCE / f"{name}.png").convert("1")
-    diff = ImageChops.difference(image.convert("L"), ref.convert("L")).getbbox()
-    assert diff is None, f"{name} differs from its reference in box {diff}"
+    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png", "firmware.screens.gallery")
 
 
 def test_every_reference_has_a_screen():
-    assert {p.stem for p in REFERENCE.glob("*.png")} == set(SCREENS)
+    assert reference_names(REFERENCE) == set(SCREENS)
 
 
 def test_screens_differ_between_languages_but_not_icons():
