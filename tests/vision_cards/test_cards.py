@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.cli import main
-from vision.cards import CardReader, FindOptions, ModelError, enroll, find_cards, load_model, save_model
+from vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
 from vision.cards.describe import rectify
 from vision.cards.find import _refine, order_corners, side_ratio
 from vision.cards.read import card_in

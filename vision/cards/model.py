@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from vision.files import write_atomic
 
 FORMAT = "farmbox-cards"
 VERSION = 1
@@ -54,16 +54,7 @@ def save_model(model: CardModel, path: Path | str) -> None:
     buf = io.BytesIO()
     np.savez_compressed(buf, header=np.frombuffer(json.dumps(header).encode(), np.uint8),
                         templates=model.templates)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getvalue())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, buf.getvalue())
 
 
 def load_model(path: Path | str) -> CardModel:

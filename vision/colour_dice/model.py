@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from vision.files import write_atomic
 
 FORMAT = "farmbox-colour-dice"
 VERSION = 1
@@ -84,16 +84,7 @@ class ColourDiceModel:
 def save_model(model: ColourDiceModel, path: Path | str) -> None:
     """Write the model atomically (temp file + rename)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(model.to_json(), f, separators=(",", ":"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, json.dumps(model.to_json(), separators=(",", ":")).encode())
 
 
 def load_model(path: Path | str) -> ColourDiceModel:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
+
+from vision.files import write_atomic
 
 from vision.dice.features import ANGLES, RINGS, spectra
 
@@ -60,13 +61,7 @@ class DiceModel:
         arrays["templates"] = arrays["templates"].astype(np.float16)  # plenty for unit-norm data
         buf = io.BytesIO()
         np.savez_compressed(buf, kind=np.array(KIND), version=np.array(VERSION), **arrays)
-        tmp = path.with_name(f".{path.name}.tmp")
-        try:
-            tmp.write_bytes(buf.getvalue())
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_atomic(path, buf.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> "DiceModel":
