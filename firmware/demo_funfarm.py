@@ -26,6 +26,7 @@ from typing import Any
 
 from firmware.cli import CommandError
 from firmware.config import load_config
+from firmware.i18n import LANGUAGES
 from firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
 from firmware.session.funfarm import CardsSeen, DiceSeen, Entry, FunFarmJournal, Referee
 
@@ -108,8 +109,9 @@ class CardEye:
 
 
 def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
-             vision: bool | None = None) -> int:
-    """Play one refereed game; print the winner and the GIF path; 0 on success."""
+             vision: bool | None = None, language: str = "en") -> int:
+    """Play one refereed game with the screens in ``language``; print the winner and the GIF
+    path; 0 on success."""
     from firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
     from firmware.screens.funfarm import render  # noqa: PLC0415
     from hw import open_hardware  # noqa: PLC0415
@@ -117,6 +119,8 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
 
     if not 2 <= players <= 10:
         raise CommandError(f"--players must be 2-10 for Fun Farm, got {players}")
+    if language not in LANGUAGES:
+        raise CommandError(f"--language must be {' or '.join(LANGUAGES)}, got {language!r}")
     check_gif_path(gif_path)
     vision = (not fast) if vision is None else vision
     stream = FrameStream(quiet, pause=0.0 if fast else 0.03)
@@ -124,7 +128,7 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     config = load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
         journal={"dir": str(workdir / "journal")},
-        game={"mode": "funfarm", "players": players},
+        game={"mode": "funfarm", "players": players}, ui={"language": language},
         buttons={"debounce_ms": 1, "hold_time": 0.3})
     rng = random.Random(seed)
     try:
@@ -132,8 +136,9 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
         with simulated_pins():
             hw = open_hardware(config)
             hw.display = stream.tap(hw.display)
-            referee = Referee(hw, render, FunFarmJournal(config.journal.dir), players,
-                              FunFarmRules(), camera=True, rng=random.Random(seed))
+            referee = Referee(hw, lambda s: render(s, language),
+                              FunFarmJournal(config.journal.dir), players, FunFarmRules(),
+                              camera=True, rng=random.Random(seed))
             try:
                 tally = Tally()
                 rounds = _play(referee, hw, config, rng, eye, fast, cards_eye, tally)

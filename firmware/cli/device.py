@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=7, help="dice and bot seed (default 7)")
     p.add_argument("--fast", action="store_true", help="no pauses between frames")
     p.add_argument("--quiet", action="store_true", help="do not stream frames to the terminal")
-    p.add_argument("--language", default="en", choices=("en", "pl"), help="superfarmer only")
+    p.add_argument("--language", default="en", choices=("en", "pl"), help="superfarmer, funfarm")
     p.add_argument("--camera", action=argparse.BooleanOptionalAction, default=None,
                    help="superfarmer: dice as rendered camera frames read by the real dice "
                         "reader (the default; the model is enrolled once and cached in "
@@ -93,8 +93,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not low <= players <= high:
         raise CommandError(f"--players must be {low}-{high} for {args.game}, got {players}")
     if args.game != "superfarmer":
+        language = "en" if args.game == "funfarm" else args.language  # funfarm speaks Polish too
         for flag, value, plain in (("--variant", args.variant, "classic"),
-                                   ("--language", args.language, "en")):
+                                   ("--language", language, "en")):
             if value != plain:
                 raise CommandError(f"{flag} is for the superfarmer demo only")
     if args.variant == "compact" and players < 2:
@@ -104,7 +105,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from firmware.demo_funfarm import run_demo as funfarm_demo  # noqa: PLC0415
 
         return funfarm_demo(players, args.seed, args.fast, args.quiet, args.gif,
-                            vision=args.camera)
+                            vision=args.camera, language=args.language)
     if args.game == "cardgame":
         if args.camera:
             raise CommandError("--camera: the card game's demo enters numbers on the buttons")

@@ -7,6 +7,9 @@
 - :func:`card_entry`, :func:`colour_entry`: the Farmer's manual fallback.
 - :func:`winner`.
 
+The texts are in ``firmware/i18n/<lang>/LC_MESSAGES/funfarm.po`` (read by :func:`translator`);
+the shared notices (camera gone, journal repaired) come from the box's own catalog.
+
 In the scores line the Farmer's number is underlined and the player the last verdict is
 about is inverted.
 """
@@ -17,7 +20,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from firmware.i18n import Translate, translator
+from firmware.i18n import LANGUAGES, Translate, po_translator
+from firmware.i18n import translator as box_translator
 from firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
 from firmware.session.funfarm import Entry, FunFarmSession, Verdict
 
@@ -31,6 +35,13 @@ from .icons import draw_icon
 VERDICT_Y = HINT - LINE
 SCORES_Y = HINT
 
+DOMAIN = "funfarm"
+
+
+def translator(language: str = "en") -> Translate:
+    """The Fun Farm texts in ``language``; a text missing from the catalog stays English."""
+    return po_translator(DOMAIN, language, "Fun Farm")
+
 
 def render(session: FunFarmSession, language: str = "en") -> Image.Image:
     """The screen for ``session`` as it is now."""
@@ -38,9 +49,9 @@ def render(session: FunFarmSession, language: str = "en") -> Image.Image:
     notice = session.notice
     if notice is not None and notice.kind == "journal":
         dropped, _, seq = notice.detail.partition("/")
-        return sf.journal_repaired(tr, int(dropped), int(seq))
+        return sf.journal_repaired(box_translator(language), int(dropped), int(seq))
     if notice is not None and notice.kind == "camera_gone":
-        return sf.camera_gone(tr, notice.detail)
+        return sf.camera_gone(box_translator(language), notice.detail)
     s, rules = session.state, session.rules
     if session.entry is Entry.CARD:
         cards = session.entry_cards
@@ -112,20 +123,25 @@ def scores(draw: ImageDraw.ImageDraw, s: FarmState, mark: Sequence[int] = (),
             draw.line((x, y + 6, x + w - 1, y + 6), fill=1)
 
 
-def _players(players: Sequence[int]) -> str:
-    return " ".join(f"P{p + 1}" for p in players)
+def _players(players: Sequence[int], tr: Translate) -> str:
+    return " ".join(tr("P%d") % (p + 1) for p in players)
+
+
+def colour_name(colour: str, tr: Translate) -> str:
+    """A die colour (``"red"``) as the screen says it."""
+    return tr(colour.upper())
 
 
 def verdict_text(v: Verdict, tr: Translate) -> tuple[str, str | None, bool]:
     """One line about the last race, the animal icon to put after it (a penalty card's or a
     catch's), and whether it is good news (shown inverted)."""
     kinds = v.kinds
-    who = _players(v.players)
+    who = _players(v.players, tr)
     if EventKind.TIEBREAK in kinds:
         ev = next(e for e in v.events if e.kind is EventKind.TIEBREAK)
-        return tr("TIE! PLAY ON: %s") % _players(ev.players), None, False
+        return tr("TIE! PLAY ON: %s") % _players(ev.players, tr), None, False
     if EventKind.TIE in kinds:
-        tie = "=".join(f"P{p + 1}" for p in v.players)
+        tie = "=".join(tr("P%d") % (p + 1) for p in v.players)
         if EventKind.DEALT in kinds:
             return tr("TIE %s: SHARED") % tie, None, True
         return tr("TIE %s: ROLL AGAIN") % tie, None, False
@@ -224,9 +240,9 @@ def card_entry(s: FarmState, rules: FunFarmRules, card: int, index: int, count: 
     c = rules.deck.cards[card]
     draw_animal(draw, (2, BODY + 2), c.animal.value, 3)
     draw_die(draw, (46, BODY + 4), c.black, black=True)
-    draw_text(draw, (62, BODY + 7), fit(c.black, WIDTH - 62))
+    draw_text(draw, (62, BODY + 7), fit(colour_name(c.black, tr), WIDTH - 62))
     draw_die(draw, (46, BODY + 20), c.white, black=False)
-    draw_text(draw, (62, BODY + 23), fit(c.white, WIDTH - 62))
+    draw_text(draw, (62, BODY + 23), fit(colour_name(c.white, tr), WIDTH - 62))
     hint(draw, tr(">:NEXT OK:PICK"))
     return image
 
@@ -240,11 +256,11 @@ def colour_entry(rules: FunFarmRules, black: bool, black_i: int, white_i: int, u
     header(draw, tr("BLACK DIE?") if black else tr("WHITE DIE?"),
            tr("UNSURE") if unsure else "")
     draw_die(draw, (4, BODY + 3), colour, black=black, scale=3)
-    draw_text(draw, (46, BODY + 8), fit(colour, WIDTH - 46))
+    draw_text(draw, (46, BODY + 8), fit(colour_name(colour, tr), WIDTH - 46))
     if not black:
         done = rules.deck.black_faces[black_i]
         draw_die(draw, (46, BODY + 20), done, black=True)
-        draw_text(draw, (62, BODY + 23), fit(done, WIDTH - 62))
+        draw_text(draw, (62, BODY + 23), fit(colour_name(done, tr), WIDTH - 62))
     hint(draw, tr(">:NEXT OK:PICK"))
     return image
 
@@ -266,8 +282,8 @@ def winner(s: FarmState, tr: Translate) -> Image.Image:
 # The gallery: every screen in a fixed situation (reference PNGs for tests and docs)
 
 
-def scenes() -> dict[str, Image.Image]:
-    """Screen name -> the screen in a fixed example game (4 players, seeded)."""
+def scenes(language: str = "en") -> dict[str, Image.Image]:
+    """Screen name -> the screen in ``language`` in a fixed example game (4 players, seeded)."""
     import random
 
     from firmware.rules.funfarm import ColourRoll
@@ -291,44 +307,44 @@ def scenes() -> dict[str, Image.Image]:
                 ses.buzzes([Buzz(380_000_000 + k * 1_000_000, k % 4)])
 
     out: dict[str, Image.Image] = {}
-    tr = translator("en")
+    tr = translator(language)
     s = session()
     play(s, 7)
     s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
-    out["funfarm_turned"] = render(s)
+    out["funfarm_turned"] = render(s, language)
     s.buzzes([Buzz(5, 1)])
-    out["funfarm_false_start"] = render(s)
+    out["funfarm_false_start"] = render(s, language)
     last = s.state.circle[-1]
     c = s.rules.deck.cards[last]
     s.dice_read(ColourRoll(c.black, c.white), 1_000_000_000)
-    out["funfarm_buzz"] = render(s)
+    out["funfarm_buzz"] = render(s, language)
     s.buzzes([Buzz(1_412_300_000, 2), Buzz(1_412_900_000, 3)])
-    out["funfarm_tie"] = render(s)
+    out["funfarm_tie"] = render(s, language)
     s.dice_seen(DiceSeen_moving(), 0)
     s.dice_read(ColourRoll(c.black, c.white), 2_000_000_000)
     s.buzzes([Buzz(2_397_000_000, 3), Buzz(2_450_000_000, 0)])
-    out["funfarm_caught"] = render(s)
+    out["funfarm_caught"] = render(s, language)
     s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
     miss = next(ColourRoll(b, w) for b in s.rules.deck.black_faces
                 for w in s.rules.deck.white_faces
                 if not any(s.rules.activates(x, ColourRoll(b, w)) for x in s.state.circle))
     s.dice_read(miss, 3_000_000_000)
-    out["funfarm_nothing_on"] = render(s)
+    out["funfarm_nothing_on"] = render(s, language)
     s.buzzes([Buzz(3_600_000_000, 0)])
-    out["funfarm_wrong_buzz"] = render(s)
+    out["funfarm_wrong_buzz"] = render(s, language)
     s.press("farmer")  # the Farmer closes the round ...
     s.press("farmer")  # ... and enters the next card by hand
     s.press("next")
-    out["funfarm_card_entry"] = render(s)
+    out["funfarm_card_entry"] = render(s, language)
     s.press("back")
     s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
     s.press("farmer")
     s.press("next")
-    out["funfarm_black_die"] = render(s)
+    out["funfarm_black_die"] = render(s, language)
     s.press("ok")
     s.press("next")
     s.press("next")
-    out["funfarm_white_die"] = render(s)
+    out["funfarm_white_die"] = render(s, language)
     d = session("deal")
     play(d, 24)
     while not d.state.over:
@@ -337,7 +353,7 @@ def scenes() -> dict[str, Image.Image]:
             d.card_turned(d.rules.deck.cards[d.state.draw_pile[0]].id)
             d.dice_read(ColourRoll(d.rules.deck.black_faces[0], d.rules.deck.white_faces[0]), 0)
             d.buzzes([Buzz(1, d.state.contenders[0])])
-    out["funfarm_winner"] = render(d)
+    out["funfarm_winner"] = render(d, language)
     out["funfarm_crowded"] = table(_crowded(), FunFarmRules(), None, False, tr)
     return out
 
@@ -358,9 +374,20 @@ def _crowded() -> FarmState:
                    phase=Phase.DRAW, round=20)
 
 
+def all_screens() -> dict[str, Image.Image]:
+    """Every screen in every language: ``funfarm_<screen>`` in English (the names the English
+    references always had), ``funfarm_<lang>_<screen>`` in the others."""
+    out: dict[str, Image.Image] = {}
+    for lang in LANGUAGES:
+        prefix = "funfarm_" if lang == "en" else f"funfarm_{lang}_"
+        out.update({prefix + name.removeprefix("funfarm_"): image
+                    for name, image in scenes(lang).items()})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Rewrite tests/funfarm_box/reference (1x) and docs/screens (3x)."""
-    return write_references(argv, "write the Fun Farm reference screen PNGs", scenes,
+    return write_references(argv, "write the Fun Farm reference screen PNGs", all_screens,
                             "funfarm_box", "")
 
 

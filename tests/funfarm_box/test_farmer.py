@@ -92,3 +92,23 @@ def test_demo_refuses_bad_arguments(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):  # the demos' shared check
         run_demo(3, 1, True, True, tmp_path / "nope" / "x.gif")
     assert not list(tmp_path.iterdir())
+
+
+def test_demo_speaks_polish_when_asked(tmp_path, capsys):
+    """``farmbox demo funfarm --language pl``: the first frame asks to turn a card in Polish."""
+    from firmware.cli import main
+
+    from .test_service import drawn_line, verdict_band
+
+    gifs = {}
+    for language in ("pl", "en"):
+        gifs[language] = tmp_path / f"{language}.gif"
+        assert main(["demo", "funfarm", "--players", "3", "--fast", "--quiet", "--language",
+                     language, "--gif", str(gifs[language])]) == 0
+    assert capsys.readouterr().out.count("player ") == 2
+    for language, words in (("pl", "ODKRYJ KARTĘ"), ("en", "TURN A CARD")):
+        with Image.open(gifs[language]) as im:
+            first = im.convert("L").resize((128, 64), Image.NEAREST).point(lambda v: 255 * (v > 127))
+        assert verdict_band(first) == drawn_line(words)
+    with pytest.raises(CommandError, match="--language"):
+        run_demo(3, 1, True, True, tmp_path / "x.gif", language="de")

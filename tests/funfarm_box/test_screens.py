@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from firmware.rules.funfarm import Phase
-from firmware.screens.funfarm import render, scenes
+from firmware.i18n import LANGUAGES, LOCALEDIR
+from firmware.i18n.compile import parse_po
+from firmware.rules.funfarm import FunFarmRules, Phase
+from firmware.screens.canvas import WIDTH
+from firmware.screens.font import fit, text_width
+from firmware.screens.funfarm import all_screens, colour_name, render, translator
 from firmware.screens.funfarm_icons import ICONS, SIZE, animal_mask, draw_die
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
-SCENES = scenes()
+SCENES = all_screens()
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
 
 def test_every_reference_has_a_scene():
@@ -62,3 +68,65 @@ def test_the_box_shows_what_the_session_renders(table):
     assert table.session.state.phase is Phase.CATCH
     shown = table.hw.display.last_image
     assert shown.convert("1").tobytes() == render(table.session).tobytes()
+
+
+def _catalog(language: str) -> dict[str, str]:
+    text = (LOCALEDIR / language / "LC_MESSAGES" / "funfarm.po").read_text(encoding="utf-8")
+    return {k: v for k, v in parse_po(text).items() if k}
+
+
+def test_every_fun_farm_text_has_a_polish_entry():
+    en, pl = _catalog("en"), _catalog("pl")
+    assert set(en) == set(pl) and all(en[k] == k for k in en)
+    assert all(pl[k] and pl[k] != k for k in pl), [k for k in pl if pl[k] in ("", k)]
+    for k in en:  # the same placeholders, in the same order
+        assert re.findall(r"%[ds]", k) == re.findall(r"%[ds]", pl[k]), k
+    sources = [FIRMWARE / "screens" / "funfarm.py", FIRMWARE / "session" / "funfarm.py",
+               FIRMWARE / "funfarm_service.py", FIRMWARE / "demo_funfarm.py"]
+    used = set()
+    for path in sources:
+        used |= set(re.findall(r'\btr\("([^"]+)"\)', path.read_text(encoding="utf-8")))
+    deck = FunFarmRules().deck
+    colours = {c.upper() for c in deck.black_faces + deck.white_faces}
+    assert len(used) > 20 and used | colours == set(en), (used | colours) ^ set(en)
+
+
+def test_a_missing_text_stays_english_and_a_bad_language_is_refused():
+    assert translator("pl")("NO SUCH TEXT") == "NO SUCH TEXT"
+    assert colour_name("purple", translator("pl")) == "FIOLETOWA"
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        translator("de")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_texts_fit_the_screen_uncut(language):
+    """Every text at its widest (10 players, two-digit numbers) fits where it is drawn."""
+    tr = translator(language)
+    p = tr("P%d") % 10
+    room = {  # text -> the pixels its place on the screen has
+        tr("TIE-BREAK %d") % 10: 84, tr("ROUND %d") % 99: 84, tr("WHICH CARD?"): 84,
+        tr("BLACK DIE?"): 84, tr("WHITE DIE?"): 84, tr("GAME OVER"): 84,
+        tr("DECK %d") % 24: WIDTH - 84, tr("UNSURE"): WIDTH - 84,
+        tr("TIE! PLAY ON: %s") % f"{p} {p}": WIDTH, tr("TIE %s: SHARED") % f"{p}={p}": WIDTH,
+        tr("TIE %s: ROLL AGAIN") % f"{p}={p}": WIDTH,
+        tr("P%d TAKES %d") % (10, 24) + " 9999MS": WIDTH,
+        f"{p} {tr('TOO EARLY')} -1": WIDTH - 10, f"{p} {p} {tr('NOTHING ON')} -1": WIDTH - 10,
+        tr("TURN A CARD"): WIDTH, tr("FARMER: ENTER CARD"): WIDTH,
+        tr("ROLL THE DICE"): WIDTH, tr("FARMER: ENTER DICE"): WIDTH, tr("BUZZ!"): WIDTH,
+        tr("NOTHING ON: DO NOT BUZZ"): WIDTH, tr(">:NEXT OK:PICK"): WIDTH,
+        tr("PLAYER %d WINS") % 10: WIDTH - 28, tr("%d CARDS") % 24: WIDTH - 28,
+        tr("FARMER: NEW GAME"): WIDTH,
+    }
+    room |= {colour_name(c, tr): WIDTH - 62 for c in FunFarmRules().deck.black_faces}
+    for text, width in room.items():
+        assert text_width(text) <= width and fit(text, width) == text.upper(), (text, width)
+    assert tr("UNSURE") and text_width(tr("BLACK DIE?")) + text_width(tr("UNSURE")) < WIDTH - 4
+
+
+def test_polish_screens_differ_from_english_but_not_in_pictures():
+    """Same game, other words: the pictures above the text lines are the same pixels."""
+    for name in (n for n in SCENES if not n.startswith("funfarm_pl_")):
+        en, pl = SCENES[name], SCENES[name.replace("funfarm_", "funfarm_pl_")]
+        assert en.tobytes() != pl.tobytes(), name
+        if name in ("funfarm_turned", "funfarm_buzz", "funfarm_caught", "funfarm_tie"):
+            assert en.crop((0, 10, WIDTH, 40)).tobytes() == pl.crop((0, 10, WIDTH, 40)).tobytes()

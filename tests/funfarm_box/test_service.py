@@ -28,3 +28,36 @@ def test_service_refs_on_buttons_and_tells_systemd(pins, tmp_path):
         assert len(list((tmp_path / "journal").iterdir())) == 1
     finally:
         hw.close()
+
+
+def verdict_band(image) -> bytes:
+    """The verdict line's pixels (the row above the scores) of a 1x screen."""
+    from firmware.screens.funfarm import VERDICT_Y
+
+    return image.convert("1").crop((0, VERDICT_Y - 1, 128, VERDICT_Y + 6)).tobytes()
+
+
+def drawn_line(text: str) -> bytes:
+    from firmware.screens.canvas import blank
+    from firmware.screens.font import draw_text
+    from firmware.screens.funfarm import VERDICT_Y
+
+    image, draw = blank()
+    draw_text(draw, (0, VERDICT_Y - 1), text)
+    return verdict_band(image)
+
+
+def test_service_speaks_the_configured_language(pins, tmp_path):
+    """``[ui] language = "pl"``: the Farmer is asked in Polish to enter the card."""
+    config = load_config().with_overrides(
+        hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+        journal={"dir": str(tmp_path / "journal")}, game={"mode": "funfarm", "players": 3},
+        buttons={"debounce_ms": 1, "hold_time": 0.2}, ui={"language": "pl"})
+    hw = open_hardware(config)
+    try:
+        service = Serving(serve, config, hw)
+        shown = verdict_band(hw.display.last_image)
+        assert shown == drawn_line("ROLNIK: WPISZ KARTĘ") != drawn_line("FARMER: ENTER CARD")
+        assert service.stop() == 0
+    finally:
+        hw.close()
