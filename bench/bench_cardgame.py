@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from firmware.rules.cardgame.game import GameOptions
-from firmware.rules.cardgame.tournament import tournament
+from farmbox.firmware.rules.cardgame.game import GameOptions
+from farmbox.firmware.rules.cardgame.tournament import tournament
 
 
 def main() -> None:

@@ -24,11 +24,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.cards import CardReader, enroll, find_cards  # noqa: E402
-from vision.colour_dice import enroll as enroll_dice  # noqa: E402
-from vision.colour_dice import read_frame  # noqa: E402
-from vision.render import cards as card_scenes  # noqa: E402
-from vision.render import colour_dice as dice_scenes  # noqa: E402
+from farmbox.vision.cards import CardReader, enroll, find_cards  # noqa: E402
+from farmbox.vision.colour_dice import enroll as enroll_dice  # noqa: E402
+from farmbox.vision.colour_dice import read_frame  # noqa: E402
+from farmbox.vision.render import cards as card_scenes  # noqa: E402
+from farmbox.vision.render import colour_dice as dice_scenes  # noqa: E402
 
 
 def _fastest(repeat: int, fn, *args):

@@ -25,9 +25,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from vision.dice.enroll import enroll_folder  # noqa: E402
-from vision.dice.reader import DiceReader  # noqa: E402
-from vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
+from farmbox.vision.dice.enroll import enroll_folder  # noqa: E402
+from farmbox.vision.dice.reader import DiceReader  # noqa: E402
+from farmbox.vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
 
 HELD_OUT_SEED = 1234567
 

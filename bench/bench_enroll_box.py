@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from firmware.session.enroll import find_die
-from vision.dice import DiceEnrollment, EnrollmentPlan
-from vision.render.dice import Setup, render_background, render_enrollment_sample
+from farmbox.firmware.session.enroll import find_die
+from farmbox.vision.dice import DiceEnrollment, EnrollmentPlan
+from farmbox.vision.render.dice import Setup, render_background, render_enrollment_sample
 
 
 def main() -> None:

@@ -29,12 +29,12 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware.config import CameraConfig, DisplayConfig, load_config
-from hw import open_hardware
-from hw.buttons import ButtonPanel
-from hw.camera import open_camera
-from hw.display import FakeSerial, open_display
-from hw.pins import simulated_pins
+from farmbox.firmware.config import CameraConfig, DisplayConfig, load_config
+from farmbox.hw import open_hardware
+from farmbox.hw.buttons import ButtonPanel
+from farmbox.hw.camera import open_camera
+from farmbox.hw.display import FakeSerial, open_display
+from farmbox.hw.pins import simulated_pins
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 

@@ -17,10 +17,10 @@ import random
 import sys
 import time
 
-from firmware.rules.simulate import settled_rolls_per_second, simulate_solitaire, simulate_table
-from firmware.rules.solitaire import model_for
-from firmware.rules.strategies import STRATEGIES
-from firmware.rules.superfarmer import CLASSIC
+from farmbox.firmware.rules.simulate import settled_rolls_per_second, simulate_solitaire, simulate_table
+from farmbox.firmware.rules.solitaire import model_for
+from farmbox.firmware.rules.strategies import STRATEGIES
+from farmbox.firmware.rules.superfarmer import CLASSIC
 
 
 def main(argv: list[str] | None = None) -> int:

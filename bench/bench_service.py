@@ -22,15 +22,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from firmware.config import load_config  # noqa: E402
-from firmware.journal import Journal  # noqa: E402
-from firmware.rules.superfarmer import CLASSIC  # noqa: E402
-from firmware.service import Press, Service  # noqa: E402
-from firmware.session.advice import prepare  # noqa: E402
-from firmware.session.bot import Bot  # noqa: E402
-from firmware.session.superfarmer import Phase  # noqa: E402
-from hw import open_hardware  # noqa: E402
-from hw.pins import simulated_pins  # noqa: E402
+from farmbox.firmware.config import load_config  # noqa: E402
+from farmbox.firmware.journal import Journal  # noqa: E402
+from farmbox.firmware.rules.superfarmer import CLASSIC  # noqa: E402
+from farmbox.firmware.service import Press, Service  # noqa: E402
+from farmbox.firmware.session.advice import prepare  # noqa: E402
+from farmbox.firmware.session.bot import Bot  # noqa: E402
+from farmbox.firmware.session.superfarmer import Phase  # noqa: E402
+from farmbox.hw import open_hardware  # noqa: E402
+from farmbox.hw.pins import simulated_pins  # noqa: E402
 
 
 class _Quiet:
@@ -79,10 +79,10 @@ def bench_ready(starts: int, records: int) -> None:
         tmp = Path(tmp)
         config = write_config(tmp, tmp / "journal")
         if records:
-            subprocess.run([sys.executable, "-m", "firmware.service", "--config", str(config),
+            subprocess.run([sys.executable, "-m", "farmbox.firmware.service", "--config", str(config),
                             "--autoplay", "1", "--turns", str(records)], cwd=ROOT, check=True,
                            capture_output=True)
-        command = [sys.executable, "-m", "firmware.service", "--config", str(config)]
+        command = [sys.executable, "-m", "farmbox.firmware.service", "--config", str(config)]
         times = [ms_to_ready(command, tmp / "notify.sock") for _ in range(starts)]
         n = Journal(tmp / "journal").open().seq
         print(f"start to READY ({n} journal records): median {statistics.median(times):.0f} ms, "
@@ -102,7 +102,7 @@ def bench_ready_modes(starts: int) -> None:
             commands[f"farmbox run ({mode})"] = [sys.executable, "-m", "firmware", "run",
                                                  "--config", str(config)]
         commands["farmbox run (superfarmer), cv2 imported first"] = [
-            sys.executable, "-c", "import sys, cv2; from firmware.cli import main; "
+            sys.executable, "-c", "import sys, cv2; from farmbox.firmware.cli import main; "
             f"sys.exit(main(['run', '--config', {str(tmp / 'superfarmer.toml')!r}]))"]
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(starts):
@@ -151,7 +151,7 @@ def bench_turns(turns: int) -> None:
 
 def bench_latency(presses: int, driver: str) -> None:
     """GPIO edge (mock pin) to the frame handed to the display driver."""
-    from hw.display import fake_serial
+    from farmbox.hw.display import fake_serial
 
     with tempfile.TemporaryDirectory() as tmp, simulated_pins() as pins:
         config = load_config().with_overrides(
@@ -183,7 +183,7 @@ def bench_kills(kills: int) -> None:
         config = write_config(tmp, tmp / "journal")
         acked = torn = 0
         for _ in range(kills):
-            proc = subprocess.Popen([sys.executable, "-m", "firmware.service", "--config",
+            proc = subprocess.Popen([sys.executable, "-m", "farmbox.firmware.service", "--config",
                                      str(config), "--autoplay", "5", "--undo-every", "17",
                                      "--ack"], cwd=ROOT, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)

@@ -1,5 +1,5 @@
 import sys
 
-from firmware.cli import main
+from farmbox.firmware.cli import main
 
 sys.exit(main())

@@ -1,7 +1,7 @@
 """The card game's scorekeeper as the box's service (``farmbox run`` with
 ``[game] mode = "cardgame"``).
 
-Opens the hardware, replays the journal (:class:`~firmware.demo_cardgame.CardgameBox`),
+Opens the hardware, replays the journal (:class:`~farmbox.firmware.demo_cardgame.CardgameBox`),
 then handles button events until SIGTERM, speaking systemd's notify protocol like the Super
 Farmer service: READY once the journal is replayed and the screen is up, STATUS, WATCHDOG
 at half of ``WATCHDOG_USEC``, STOPPING. A new game's setup screens start from
@@ -14,10 +14,10 @@ import logging
 import threading
 from typing import Any
 
-from firmware.config import Config
-from firmware.demo_cardgame import CardgameBox
-from firmware.session.cardgame import Phase, Setup, winners
-from firmware.systemd_notify import Notifier, Running, serve_game
+from farmbox.firmware.config import Config
+from farmbox.firmware.demo_cardgame import CardgameBox
+from farmbox.firmware.session.cardgame import Phase, Setup, winners
+from farmbox.firmware.systemd_notify import Notifier, Running, serve_game
 
 log = logging.getLogger("farmbox.cardgame")
 

@@ -7,7 +7,7 @@ default, so a file only needs the keys it changes. Bad input is one line:
 >>> load_config_text("[buttons]\\nnxt = 6\\n", source="farmbox.toml")
 Traceback (most recent call last):
 ...
-firmware.config.ConfigError: farmbox.toml: [buttons] unknown key 'nxt'
+farmbox.firmware.config.ConfigError: farmbox.toml: [buttons] unknown key 'nxt'
 """
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def _typed(where: str, hint: Any, value: Any) -> Any:
 def players_range(mode: str, variant_name: str = "classic") -> tuple[int, int]:
     """Fewest and most players of ``mode``; Super Farmer's from its variant's rules."""
     if mode == "superfarmer" and variant_name in VARIANTS:
-        from firmware.rules.superfarmer import variant  # noqa: PLC0415
+        from farmbox.firmware.rules.superfarmer import variant  # noqa: PLC0415
 
         rules = variant(variant_name)
         return rules.min_players, rules.max_players

@@ -17,14 +17,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from firmware.rules.cardgame import Game, GameOptions
-from firmware.rules.cardgame.bots import make_bot
-from firmware.rules.cardgame.game import play_turn
-from firmware.rules.errors import RulesError
-from firmware.screens.cardgame import render
-from firmware.session.box_loop import BoxLoop
-from firmware.session.cardgame import (CardgameJournal, Phase, Scorekeeper, Setup, winners)
-from firmware.session.cardgame_bot import RoundTruth, next_move, setup_move
+from farmbox.firmware.rules.cardgame import Game, GameOptions
+from farmbox.firmware.rules.cardgame.bots import make_bot
+from farmbox.firmware.rules.cardgame.game import play_turn
+from farmbox.firmware.rules.errors import RulesError
+from farmbox.firmware.screens.cardgame import render
+from farmbox.firmware.session.box_loop import BoxLoop
+from farmbox.firmware.session.cardgame import (CardgameJournal, Phase, Scorekeeper, Setup, winners)
+from farmbox.firmware.session.cardgame_bot import RoundTruth, next_move, setup_move
 
 log = logging.getLogger("farmbox.cardgame")
 
@@ -94,7 +94,7 @@ class CardgameBox(BoxLoop):
 
 def simulated_config(journal_dir: str, players: int, fast: bool = True) -> Any:
     """The packaged config on simulated hardware, for the demo and the tests."""
-    from firmware.config import load_config  # noqa: PLC0415
+    from farmbox.firmware.config import load_config  # noqa: PLC0415
 
     return load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
@@ -157,9 +157,9 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     Prints the winner and the GIF path; returns 0 when the box's totals equal the engine's
     (1 when they differ). Bad arguments raise ValueError with a one-line message.
     """
-    from firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
-    from hw import open_hardware  # noqa: PLC0415
-    from hw.pins import simulated_pins  # noqa: PLC0415
+    from farmbox.firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
+    from farmbox.hw import open_hardware  # noqa: PLC0415
+    from farmbox.hw.pins import simulated_pins  # noqa: PLC0415
 
     if not 2 <= players <= 6:
         raise ValueError(f"the card game is for 2-6 farmers, got {players}")

@@ -51,7 +51,7 @@ class FrameStream:
         return Tap(display, self)
 
     def __call__(self, image: Any) -> None:
-        from firmware.screens import frame_text  # noqa: PLC0415
+        from farmbox.firmware.screens import frame_text  # noqa: PLC0415
 
         self.frames.append(image.copy())
         if not self.quiet:

@@ -4,7 +4,7 @@ Bots push the mock buzzer pins (gpiozero MockFactory) with human-like reaction t
 (lognormal, median ~430 ms, seeded), sometimes too early (a false start), sometimes when
 nothing is activated (a wrong buzz), sometimes in the same millisecond (a tie). The
 Farmer bot turns cards and rolls; with ``vision`` (default: when not ``fast``) each roll is
-a rendered frame of the two colour dice read by the real reader of :mod:`vision.colour_dice`
+a rendered frame of the two colour dice read by the real reader of :mod:`farmbox.vision.colour_dice`
 (enrolled at start from rendered samples), and an unsure reading is corrected on the buttons,
 as a Farmer would. The turned card is reported to the referee from the seeded RNG (the card
 reader is not wired in yet). ``fast`` keeps the order of the pushes and the same-millisecond
@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware.cli import CommandError
-from firmware.config import load_config
-from firmware.i18n import LANGUAGES
-from firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
-from firmware.session.funfarm import CardsSeen, DiceSeen, Entry, FunFarmJournal, Referee
+from farmbox.firmware.cli import CommandError
+from farmbox.firmware.config import load_config
+from farmbox.firmware.i18n import LANGUAGES
+from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
+from farmbox.firmware.session.funfarm import CardsSeen, DiceSeen, Entry, FunFarmJournal, Referee
 
 #: Bot behaviour per round (probabilities) and reaction times (ms).
 FALSE_START = 0.03
@@ -62,8 +62,8 @@ class ColourDiceEye:
     def __init__(self, workdir: Path, seed: int) -> None:
         from PIL import Image  # noqa: PLC0415
 
-        from vision import colour_dice as reader  # noqa: PLC0415 (cv2 is heavy)
-        from vision.render import colour_dice as render  # noqa: PLC0415
+        from farmbox.vision import colour_dice as reader  # noqa: PLC0415 (cv2 is heavy)
+        from farmbox.vision.render import colour_dice as render  # noqa: PLC0415
 
         self._reader, self._render = reader, render
         root = workdir / "colour-dice"
@@ -94,8 +94,8 @@ class CardEye:
     SHOWN = 9
 
     def __init__(self, workdir: Path, seed: int) -> None:
-        from vision import cards as reader  # noqa: PLC0415
-        from vision.render import cards as render  # noqa: PLC0415
+        from farmbox.vision import cards as reader  # noqa: PLC0415
+        from farmbox.vision.render import cards as render  # noqa: PLC0415
 
         self._render = render
         render.enrollment_samples(workdir / "cards", per_card=1, seed=seed)
@@ -112,10 +112,10 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
              vision: bool | None = None, language: str = "en") -> int:
     """Play one refereed game with the screens in ``language``; print the winner and the GIF
     path; 0 on success."""
-    from firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
-    from firmware.screens.funfarm import render  # noqa: PLC0415
-    from hw import open_hardware  # noqa: PLC0415
-    from hw.pins import simulated_pins  # noqa: PLC0415
+    from farmbox.firmware.demo_frames import FrameStream, check_gif_path  # noqa: PLC0415
+    from farmbox.firmware.screens.funfarm import render  # noqa: PLC0415
+    from farmbox.hw import open_hardware  # noqa: PLC0415
+    from farmbox.hw.pins import simulated_pins  # noqa: PLC0415
 
     if not 2 <= players <= 10:
         raise CommandError(f"--players must be 2-10 for Fun Farm, got {players}")

@@ -1,7 +1,7 @@
 """Guided dice enrollment on the box: buttons and camera in, OLED out.
 
 ``run_enrollment(hardware, SAMPLES, MODEL)`` walks the owner through photographing the empty
-table and every face of both dice (:mod:`firmware.session.enroll`), then learns the model and
+table and every face of both dice (:mod:`farmbox.firmware.session.enroll`), then learns the model and
 writes ``SAMPLES/<face>/<die>-<n>.png``, ``SAMPLES/background.png`` and the model, as
 ``farmbox vision enroll dice SAMPLES --model MODEL`` would from the same photos.
 """
@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware.screens import enroll as screens
-from firmware.session.enroll import EnrollSession, Phase
-from hw import CameraGone, Hardware
+from farmbox.firmware.screens import enroll as screens
+from farmbox.firmware.session.enroll import EnrollSession, Phase
+from farmbox.hw import CameraGone, Hardware
 
 log = logging.getLogger(__name__)
 

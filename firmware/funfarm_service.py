@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware.config import Config
-from firmware.session.funfarm import CameraLost, CardsSeen, DiceSeen, FunFarmJournal, Referee
-from firmware.systemd_notify import Notifier, Running, serve_game
+from farmbox.firmware.config import Config
+from farmbox.firmware.session.funfarm import CameraLost, CardsSeen, DiceSeen, FunFarmJournal, Referee
+from farmbox.firmware.systemd_notify import Notifier, Running, serve_game
 
 log = logging.getLogger("farmbox.funfarm")
 
@@ -59,16 +59,16 @@ def table_watcher(config: Config) -> TableWatcher | None:
     v = config.vision
     if not v.cards_model and not v.colour_dice_model:
         return None
-    from vision.dice import Stillness  # noqa: PLC0415 (cv2 is heavy)
+    from farmbox.vision.dice import Stillness  # noqa: PLC0415 (cv2 is heavy)
 
     read_cards = read_dice = None
     if v.cards_model:
-        from vision.cards import CardReader, load_model  # noqa: PLC0415
+        from farmbox.vision.cards import CardReader, load_model  # noqa: PLC0415
 
         reader = CardReader(load_model(v.cards_model))
         read_cards = lambda frame: [r.id for r in reader.read(frame) if r.id]  # noqa: E731
     if v.colour_dice_model:
-        from vision import colour_dice  # noqa: PLC0415
+        from farmbox.vision import colour_dice  # noqa: PLC0415
 
         model = colour_dice.load_model(v.colour_dice_model)
 
@@ -81,7 +81,7 @@ def table_watcher(config: Config) -> TableWatcher | None:
 def watch_camera(referee: Referee, camera: Any, watcher: TableWatcher, stop: threading.Event,
                  interval: float = 0.1) -> None:
     """Read frames until ``stop``; every observation goes to the referee's inbox."""
-    from hw.camera import CameraGone  # noqa: PLC0415
+    from farmbox.hw.camera import CameraGone  # noqa: PLC0415
 
     while not stop.is_set():
         started = time.monotonic()
@@ -111,8 +111,8 @@ def status(referee: Referee) -> str:
 def serve(config: Config, hardware: Any = None, stop: threading.Event | None = None,
           notifier: Notifier | None = None) -> int:
     """Run the referee on ``config``'s hardware until SIGTERM/SIGINT (or ``stop``)."""
-    from firmware.rules.funfarm import FunFarmRules  # noqa: PLC0415
-    from firmware.screens.funfarm import render  # noqa: PLC0415
+    from farmbox.firmware.rules.funfarm import FunFarmRules  # noqa: PLC0415
+    from farmbox.firmware.screens.funfarm import render  # noqa: PLC0415
 
     def start(hw: Any, stop: threading.Event) -> Running:
         watcher = table_watcher(config) if hw.camera is not None else None

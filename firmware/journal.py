@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from firmware.rules.errors import RulesError
-from firmware.rules.game import GameState
-from firmware.session.actions import Action, Timeline, rules_from
+from farmbox.firmware.rules.errors import RulesError
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.session.actions import Action, Timeline, rules_from
 
 log = logging.getLogger(__name__)
 

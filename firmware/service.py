@@ -3,10 +3,10 @@
 Speaks the systemd notify protocol (``READY=1`` once the journal is replayed, ``STATUS=``,
 ``WATCHDOG=1`` at half of ``WATCHDOG_USEC``) through sdnotify and logs to stderr (journald).
 
-    python -m firmware.service --config C [--autoplay SEED] [--ack]
+    python -m farmbox.firmware.service --config C [--autoplay SEED] [--ack]
 
 runs the service on the configured (usually simulated) hardware; ``--autoplay`` lets the
-scripted bot of :mod:`firmware.session.bot` play instead of people (the power-cut tests
+scripted bot of :mod:`farmbox.firmware.session.bot` play instead of people (the power-cut tests
 kill -9 it mid-game) and ``--ack`` prints ``ack SEQ`` once each record is on disk.
 """
 
@@ -23,19 +23,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.config import Config, load_config, find_config_path
-from firmware.journal import Journal
-from firmware.rules.game import GameState
-from firmware.rules.superfarmer import variant
-from firmware.screens import render
-from firmware.screens import superfarmer as screens
-from firmware.i18n import translator
-from firmware.session.actions import Action, new_game_action
-from firmware.session.advice import prepare
-from firmware.session.box_loop import BoxLoop
-from firmware.session.observations import RollSeen, as_roll_seen
-from firmware.session.superfarmer import Session
-from firmware.systemd_notify import Notifier, SystemdLink, stop_on_sigterm
+from farmbox.firmware.config import Config, load_config, find_config_path
+from farmbox.firmware.journal import Journal
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer import variant
+from farmbox.firmware.screens import render
+from farmbox.firmware.screens import superfarmer as screens
+from farmbox.firmware.i18n import translator
+from farmbox.firmware.session.actions import Action, new_game_action
+from farmbox.firmware.session.advice import prepare
+from farmbox.firmware.session.box_loop import BoxLoop
+from farmbox.firmware.session.observations import RollSeen, as_roll_seen
+from farmbox.firmware.session.superfarmer import Session
+from farmbox.firmware.systemd_notify import Notifier, SystemdLink, stop_on_sigterm
 
 log = logging.getLogger("farmbox")
 
@@ -88,7 +88,7 @@ def dice_watcher(config: Config) -> DiceWatcher | None:
     """The dice reader for ``[vision] dice_model`` (None: dice are entered on the buttons)."""
     if not config.vision.dice_model:
         return None
-    from vision.dice import DiceModel, DiceReader, Stillness  # noqa: PLC0415 (cv2 is heavy)
+    from farmbox.vision.dice import DiceModel, DiceReader, Stillness  # noqa: PLC0415 (cv2 is heavy)
 
     return DiceWatcher(DiceReader(DiceModel.load(config.vision.dice_model)), Stillness())
 
@@ -124,7 +124,7 @@ class Service(BoxLoop):
         """Open everything, replay the journal, show the game, tell systemd READY=1."""
         stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
         if self.hw is None:
-            from hw import open_hardware  # noqa: PLC0415
+            from farmbox.hw import open_hardware  # noqa: PLC0415
 
             self.hw = open_hardware(self.config)
         tr = translator(self.language)
@@ -243,7 +243,7 @@ class Service(BoxLoop):
 
     # -- camera ---------------------------------------------------------------
     def _read_camera(self) -> None:
-        from hw.camera import CameraGone  # noqa: PLC0415
+        from farmbox.hw.camera import CameraGone  # noqa: PLC0415
 
         camera = self.hw.camera
         last_alive = 0.0
@@ -288,8 +288,8 @@ def setup_logging() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m firmware.service``: the service, optionally played by the autoplay bot."""
-    parser = argparse.ArgumentParser(prog="python -m firmware.service")
+    """``python -m farmbox.firmware.service``: the service, optionally played by the autoplay bot."""
+    parser = argparse.ArgumentParser(prog="python -m farmbox.firmware.service")
     parser.add_argument("--config", help="settings file (default: /etc or packaged)")
     parser.add_argument("--autoplay", type=int, metavar="SEED", help="let the bot play")
     parser.add_argument("--undo-every", type=int, default=0, metavar="N",
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ready {service.journal.seq} {state_digest(session.state)}", flush=True)
         if args.autoplay is None:
             return service.run()
-        from firmware.session.bot import Bot  # noqa: PLC0415
+        from farmbox.firmware.session.bot import Bot  # noqa: PLC0415
 
         bot = Bot(args.autoplay, undo_every=args.undo_every)
         while True:

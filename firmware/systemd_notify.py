@@ -86,7 +86,7 @@ def serve_game(config: Any, start: Callable[[Any, threading.Event], Running],
                notifier: Notifier | None = None) -> int:
     """Open ``config``'s hardware (unless ``hardware`` is given), ``start(hw, stop)`` the game,
     run :func:`serve_loop` until ``stop``, then close the game and the hardware it opened."""
-    from hw import open_hardware  # noqa: PLC0415
+    from farmbox.hw import open_hardware  # noqa: PLC0415
 
     stop = stop or threading.Event()
     stop_on_sigterm(stop)

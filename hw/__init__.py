@@ -2,8 +2,8 @@
 
 Only this package imports gpiozero, luma and picamera2 (the last lazily).
 
->>> from firmware.config import load_config
->>> from hw.pins import simulated_pins
+>>> from farmbox.firmware.config import load_config
+>>> from farmbox.hw.pins import simulated_pins
 >>> with simulated_pins():
 ...     box = open_hardware(load_config())
 ...     sorted(box.buttons.pins)[:4], box.display.size
@@ -19,14 +19,14 @@ from typing import Any
 
 from gpiozero.pins import Factory
 
-from firmware.config import Config
-from hw.buttons import ButtonEvent, ButtonPanel
-from hw.buzzer import Buzzer
-from hw.camera import Camera, CameraGone, FeedCamera, ReopeningCamera, open_camera
-from hw.display import Display, open_display
-from hw.lights import Lights
-from hw.patterns import ALERTS
-from hw.pins import pin_factory
+from farmbox.firmware.config import Config
+from farmbox.hw.buttons import ButtonEvent, ButtonPanel
+from farmbox.hw.buzzer import Buzzer
+from farmbox.hw.camera import Camera, CameraGone, FeedCamera, ReopeningCamera, open_camera
+from farmbox.hw.display import Display, open_display
+from farmbox.hw.lights import Lights
+from farmbox.hw.patterns import ALERTS
+from farmbox.hw.pins import pin_factory
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def button_pins(config: Config) -> dict[str, int]:
 
 @dataclass
 class Hardware:
-    """Everything the box drives, opened from one :class:`~firmware.config.Config`."""
+    """Everything the box drives, opened from one :class:`~farmbox.firmware.config.Config`."""
 
     config: Config
     pin_factory: Factory
@@ -87,11 +87,11 @@ def open_hardware(config: Config, *, serial: Any = None, camera: Camera | None =
     """Open every part ``config`` describes.
 
     ``serial``: a luma serial interface for a real OLED driver (tests pass a
-    :class:`hw.display.FakeSerial`). ``camera``: use this instead of opening
+    :class:`farmbox.hw.display.FakeSerial`). ``camera``: use this instead of opening
     ``[camera] source`` (the demo passes a :class:`FeedCamera`). A part that
     cannot open closes the ones already open and raises (OSError/ValueError),
     except a missing camera: unless ``strict_camera``, that is logged and a
-    :class:`hw.camera.ReopeningCamera` keeps trying on every read.
+    :class:`farmbox.hw.camera.ReopeningCamera` keeps trying on every read.
     """
     factory = pin_factory(config)
     opened: list[Any] = []

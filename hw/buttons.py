@@ -94,7 +94,7 @@ class Debouncer:
 class ButtonPanel:
     """Named buttons on BCM pins; their events arrive on :attr:`events`.
 
-    >>> from hw.pins import simulated_pins
+    >>> from farmbox.hw.pins import simulated_pins
     >>> with simulated_pins() as pins:
     ...     panel = ButtonPanel({"ok": 13}, hold_time=1.0, debounce_ms=0)
     ...     pins.pin(13).drive_low(); pins.pin(13).drive_high()

@@ -7,7 +7,7 @@ from gpiozero import TonalBuzzer
 from gpiozero.pins import Factory
 from gpiozero.tones import Tone
 
-from hw.patterns import SOUND_PATTERNS, PatternOutput, PatternPlayer
+from farmbox.hw.patterns import SOUND_PATTERNS, PatternOutput, PatternPlayer
 
 #: TonalBuzzer range: A5 +- 2 octaves = 220-3520 Hz, where small piezos are loud.
 MID_TONE = "A5"

@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from gpiozero import LED, PWMLED
 from gpiozero.pins import Factory
 
-from hw.patterns import LIGHT_PATTERNS, PatternOutput, PatternPlayer
+from farmbox.hw.patterns import LIGHT_PATTERNS, PatternOutput, PatternPlayer
 
 
 class Lights(PatternOutput[frozenset[str]]):
     """The alert LEDs; :meth:`alert` plays a pattern in the background.
 
     ``pwm=True`` uses PWMLED (needs PWM-capable pins; mock pins from
-    :func:`hw.pins.pin_factory` are). ``tempo`` scales pattern durations.
+    :func:`farmbox.hw.pins.pin_factory` are). ``tempo`` scales pattern durations.
     """
 
     patterns = LIGHT_PATTERNS

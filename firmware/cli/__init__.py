@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 #: Modules that add sub-commands, in help order.
 COMMAND_MODULES = (
-    "firmware.cli.superfarmer",
-    "firmware.cli.device",
-    "firmware.cli.enroll",
-    "firmware.cli.vision",
-    "firmware.cli.cardgame",
+    "farmbox.firmware.cli.superfarmer",
+    "farmbox.firmware.cli.device",
+    "farmbox.firmware.cli.enroll",
+    "farmbox.firmware.cli.vision",
+    "farmbox.firmware.cli.cardgame",
 )
 
 EXIT_BAD_INPUT = 2

@@ -8,12 +8,12 @@ import sys
 import tomllib
 from pathlib import Path
 
-from firmware.cli import CommandError
-from firmware.rules.cardgame.bots import BOTS
-from firmware.rules.cardgame.game import PREDATOR_MODES, GameOptions
-from firmware.rules.cardgame.scorecard import Tally, read_scorecard, tally
-from firmware.rules.cardgame.teams import default_teams
-from firmware.rules.cardgame.tournament import Standings, lineup, tournament
+from farmbox.firmware.cli import CommandError
+from farmbox.firmware.rules.cardgame.bots import BOTS
+from farmbox.firmware.rules.cardgame.game import PREDATOR_MODES, GameOptions
+from farmbox.firmware.rules.cardgame.scorecard import Tally, read_scorecard, tally
+from farmbox.firmware.rules.cardgame.teams import default_teams
+from farmbox.firmware.rules.cardgame.tournament import Standings, lineup, tournament
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,8 +1,8 @@
 """The box commands: ``farmbox run`` (the service) and ``farmbox demo`` (the box, simulated).
 
 Both serve every game mode: ``farmbox run`` starts the service ``[game] mode`` names
-(superfarmer: :class:`firmware.service.Service`; funfarm: :func:`firmware.funfarm_service.serve`;
-cardgame: :func:`firmware.cardgame_service.serve`), ``farmbox demo [GAME]`` plays that game.
+(superfarmer: :class:`farmbox.firmware.service.Service`; funfarm: :func:`farmbox.firmware.funfarm_service.serve`;
+cardgame: :func:`farmbox.firmware.cardgame_service.serve`), ``farmbox demo [GAME]`` plays that game.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from firmware.cli import CommandError
-from firmware.config import find_config_path, load_config
+from farmbox.firmware.cli import CommandError
+from farmbox.firmware.config import find_config_path, load_config
 
 #: Game -> (fewest, most) players of its demo, and the default.
 DEMO_PLAYERS = {"superfarmer": (1, 6, 2), "funfarm": (2, 10, 4), "cardgame": (2, 6, 3)}
@@ -58,16 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from firmware.service import Service, dice_watcher, setup_logging
+    from farmbox.firmware.service import Service, dice_watcher, setup_logging
 
     setup_logging()
     config = load_config(find_config_path(args.config))  # ConfigError -> exit 2, one line
     if config.game.mode == "funfarm":
-        from firmware.funfarm_service import serve  # noqa: PLC0415
+        from farmbox.firmware.funfarm_service import serve  # noqa: PLC0415
 
         return serve(config)
     if config.game.mode == "cardgame":
-        from firmware.cardgame_service import serve  # noqa: PLC0415
+        from farmbox.firmware.cardgame_service import serve  # noqa: PLC0415
 
         return serve(config)
     service = Service(config, watcher=dice_watcher(config))
@@ -84,7 +84,7 @@ class _NoNotify:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from firmware.demo_frames import check_gif_path  # noqa: PLC0415
+    from farmbox.firmware.demo_frames import check_gif_path  # noqa: PLC0415
 
     if args.game not in GAMES:
         raise CommandError(f"no demo for {args.game!r} (available: {', '.join(GAMES)})")
@@ -102,14 +102,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise CommandError("compact is for 2-6 players")
     check_gif_path(args.gif)
     if args.game == "funfarm":
-        from firmware.demo_funfarm import run_demo as funfarm_demo  # noqa: PLC0415
+        from farmbox.firmware.demo_funfarm import run_demo as funfarm_demo  # noqa: PLC0415
 
         return funfarm_demo(players, args.seed, args.fast, args.quiet, args.gif,
                             vision=args.camera, language=args.language)
     if args.game == "cardgame":
         if args.camera:
             raise CommandError("--camera: the card game's demo enters numbers on the buttons")
-        from firmware.demo_cardgame import run_demo as cardgame_demo  # noqa: PLC0415
+        from farmbox.firmware.demo_cardgame import run_demo as cardgame_demo  # noqa: PLC0415
 
         return cardgame_demo(players, args.seed, args.fast, args.quiet, args.gif)
     winner, frames, turns = run_demo(players, args.variant, args.seed, args.fast,
@@ -126,14 +126,14 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
 
     ``camera``: every roll is a rendered camera frame read by the real dice reader (its model
     enrolled on rendered samples, cached in ``cache_dir``, default the user's cache)."""
-    from firmware.demo_frames import FrameStream
-    from firmware.i18n import translator
-    from firmware.screens.superfarmer import progress
-    from firmware.service import Service, dice_watcher
-    from firmware.session.advice import prepare
-    from firmware.session.bot import Bot
-    from hw import open_hardware
-    from hw.pins import simulated_pins
+    from farmbox.firmware.demo_frames import FrameStream
+    from farmbox.firmware.i18n import translator
+    from farmbox.firmware.screens.superfarmer import progress
+    from farmbox.firmware.service import Service, dice_watcher
+    from farmbox.firmware.session.advice import prepare
+    from farmbox.firmware.session.bot import Bot
+    from farmbox.hw import open_hardware
+    from farmbox.hw.pins import simulated_pins
 
     stream = FrameStream(quiet, pause=0.0 if fast else 0.04)
     journal_dir = tempfile.mkdtemp(prefix="farmbox-demo-")
@@ -200,13 +200,13 @@ def demo_model_key() -> str:
 
     A hash of ``vision/render/dice.py`` and ``vision/dice/*.py`` (and the model VERSION): any
     change to how samples are drawn or learnt gives a new cache file."""
-    import vision.dice
-    import vision.render.dice
-    from vision.dice.model import VERSION
+    import farmbox.vision.dice
+    import farmbox.vision.render.dice
+    from farmbox.vision.dice.model import VERSION
 
     digest = hashlib.sha256(f"dice-model-v{VERSION}".encode())
-    files = [Path(vision.render.dice.__file__)]
-    files += sorted(Path(vision.dice.__file__).parent.glob("*.py"))
+    files = [Path(farmbox.vision.render.dice.__file__)]
+    files += sorted(Path(farmbox.vision.dice.__file__).parent.glob("*.py"))
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
@@ -219,7 +219,7 @@ def demo_dice_model(fallback_dir: Path, show: Any = None, cache_dir: Path | None
     Looked up in the user's cache (``demo-dice-KEY.npz``, see :func:`demo_model_key`); else
     enrolled from rendered samples (a tqdm bar on stderr; ``show(fraction)`` for the OLED) and
     written there atomically. An unwritable cache keeps the model in ``fallback_dir``."""
-    from vision.dice import DiceModel
+    from farmbox.vision.dice import DiceModel
 
     folder = _cache_dir() if cache_dir is None else cache_dir
     path = folder / f"demo-dice-{demo_model_key()}.npz"
@@ -247,12 +247,12 @@ def demo_dice_model(fallback_dir: Path, show: Any = None, cache_dir: Path | None
 
 
 def _enroll_rendered(show: Any, progress: bool) -> Any:
-    """Enroll the reader on rendered samples (what ``vision.render.dice.write_samples`` draws:
+    """Enroll the reader on rendered samples (what ``farmbox.vision.render.dice.write_samples`` draws:
     3 images of each face of each die, and the empty table), in memory."""
     from tqdm import tqdm
 
-    from vision.dice.enroll import build_model
-    from vision.render.dice import (DICE, DIE_FACES, FACES, Setup, render_background,
+    from farmbox.vision.dice.enroll import build_model
+    from farmbox.vision.render.dice import (DICE, DIE_FACES, FACES, Setup, render_background,
                                     render_enrollment_sample)
 
     setup = Setup.from_seed(0)
@@ -302,7 +302,7 @@ class DemoCamera:
             self._changed.notify_all()
 
     def read(self) -> Any:
-        from hw.camera import CameraGone
+        from farmbox.hw.camera import CameraGone
 
         with self._changed:
             self._changed.wait_for(lambda: self._frames or self._closed, self.idle)
@@ -350,7 +350,7 @@ class CameraTable:
     LIMIT = 5.0
 
     def __init__(self, service: Any, camera: DemoCamera, fast: bool) -> None:
-        from vision.render.dice import render_background
+        from farmbox.vision.render.dice import render_background
 
         self.service = service
         self.camera = camera
@@ -365,7 +365,7 @@ class CameraTable:
     def roll(self, seen: Any) -> bool:
         """Show the bot's move (``seen``: RollSeen, faces None = dice rolling); True when
         the service took it (armed, or the roll settled / asks to confirm)."""
-        from vision.render.dice import render_scene
+        from farmbox.vision.render.dice import render_scene
 
         session = self.service.session
         if seen.faces is None:  # the dice are rolling: a few smeared frames, reused

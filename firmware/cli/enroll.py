@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware.config import find_config_path, load_config
+from farmbox.firmware.config import find_config_path, load_config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from firmware.enroll_device import EnrollmentCancelled, run_enrollment
-    from hw import open_hardware
+    from farmbox.firmware.enroll_device import EnrollmentCancelled, run_enrollment
+    from farmbox.hw import open_hardware
 
     if not 1 <= args.per_face <= 10:
         raise ValueError(f"--per-face must be 1-10, got {args.per_face}")

@@ -7,10 +7,10 @@ import json
 import random
 import sys
 
-from firmware.rules.dice import Roll
-from firmware.rules.herd import Herd
-from firmware.rules.odds import odds
-from firmware.rules.superfarmer import VARIANTS, settle, variant
+from farmbox.firmware.rules.dice import Roll
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.odds import odds
+from farmbox.firmware.rules.superfarmer import VARIANTS, settle, variant
 
 
 def _add_variant(p: argparse.ArgumentParser) -> None:
@@ -111,7 +111,7 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 
 def _strategies(text: str, players: int) -> list:
-    from firmware.rules.strategies import strategy
+    from farmbox.firmware.rules.strategies import strategy
 
     names = [n.strip() for n in text.split(",")]
     if len(names) == 1:
@@ -124,7 +124,7 @@ def _strategies(text: str, players: int) -> list:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from firmware.rules.simulate import simulate_solitaire, simulate_table
+    from farmbox.firmware.rules.simulate import simulate_solitaire, simulate_table
 
     rules = variant(args.variant)
     if args.games < 1:
@@ -159,7 +159,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from firmware.rules.advisor import advise
+    from farmbox.firmware.rules.advisor import advise
 
     rules = variant(args.variant)
     farm = _parse_herd(args.herd, "HERD")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 #: KIND -> handler module.
 KINDS = {
-    "dice": "firmware.cli.vision_dice",
-    "cards": "firmware.cli.vision_cards",
-    "colour-dice": "firmware.cli.vision_colour_dice",
+    "dice": "farmbox.firmware.cli.vision_dice",
+    "cards": "farmbox.firmware.cli.vision_cards",
+    "colour-dice": "farmbox.firmware.cli.vision_colour_dice",
 }
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from vision.cards import CardReader, load_model, read_image, save_model
-from vision.cards import enroll as learn
-from vision.cards.read import IMAGE_SUFFIXES
+from farmbox.vision.cards import CardReader, load_model, read_image, save_model
+from farmbox.vision.cards import enroll as learn
+from farmbox.vision.cards.read import IMAGE_SUFFIXES
 
 
 def enroll(samples: Path, model: Path) -> int:

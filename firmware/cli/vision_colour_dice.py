@@ -8,9 +8,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from vision.colour_dice import enroll as learn
-from vision.colour_dice import load_model, read_frame, read_image, save_model
-from vision.colour_dice.read import IMAGE_SUFFIXES
+from farmbox.vision.colour_dice import enroll as learn
+from farmbox.vision.colour_dice import load_model, read_frame, read_image, save_model
+from farmbox.vision.colour_dice.read import IMAGE_SUFFIXES
 
 
 def enroll(samples: Path, model: Path) -> int:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from vision.dice.enroll import EXPOSURES, enroll_folder, load_image
-from vision.dice.model import DiceModel
-from vision.dice.reader import DiceReader
+from farmbox.vision.dice.enroll import EXPOSURES, enroll_folder, load_image
+from farmbox.vision.dice.model import DiceModel
+from farmbox.vision.dice.reader import DiceReader
 
 
 def enroll(samples: Path, model: Path) -> int:

@@ -1,6 +1,6 @@
 """Screen texts in English and Polish: gettext catalogs chosen by ``[ui] language``.
 
-The ``.po`` files under ``<lang>/LC_MESSAGES/`` are the source; ``python -m firmware.i18n.compile``
+The ``.po`` files under ``<lang>/LC_MESSAGES/`` are the source; ``python -m farmbox.firmware.i18n.compile``
 writes the ``.mo`` files gettext reads (a test checks they are up to date).
 """
 

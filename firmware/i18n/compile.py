@@ -1,7 +1,7 @@
 """Compile the ``.po`` catalogs to ``.mo`` (the subset of msgfmt our catalogs use).
 
-    python -m firmware.i18n.compile          # rewrite every .mo
-    python -m firmware.i18n.compile --check  # exit 1 if a .mo is out of date
+    python -m farmbox.firmware.i18n.compile          # rewrite every .mo
+    python -m farmbox.firmware.i18n.compile --check  # exit 1 if a .mo is out of date
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A game of Super Farmer for 1-6 farms: turn order, one exchange per turn, undo.
 
->>> from firmware.rules.dice import Roll
+>>> from farmbox.firmware.rules.dice import Roll
 >>> g = Game(2)
 >>> _ = g.roll(Roll.parse("rabbit,rabbit"))
 >>> str(g.state.farms[0]), g.state.current

@@ -4,7 +4,7 @@ Every strategy is deterministic: the same farm, herd and rules give the same
 choice, so the simulator may remember choices per state. All of them make a
 winning exchange when there is one.
 
->>> from firmware.rules.superfarmer import CLASSIC
+>>> from farmbox.firmware.rules.superfarmer import CLASSIC
 >>> farm = Herd.parse("rabbit=14")
 >>> str(STRATEGIES["hoard"].choose(farm, CLASSIC.stock_for(farm), CLASSIC))
 'rabbit=6->small_dog=1'
@@ -153,7 +153,7 @@ class Hoard:
 
 
 class Advisor:
-    """Play the solved solitaire model (see :mod:`firmware.rules.solitaire`).
+    """Play the solved solitaire model (see :mod:`farmbox.firmware.rules.solitaire`).
 
     With other farms at the table it still plays as if alone, but only makes
     exchanges the shared main herd can pay.

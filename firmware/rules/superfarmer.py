@@ -3,7 +3,7 @@
 Everything here is pure: functions take herds and return new herds plus a
 tuple of :class:`Event` saying what happened.
 
->>> from firmware.rules.dice import Roll
+>>> from farmbox.firmware.rules.dice import Roll
 >>> s = settle(Herd.parse("rabbit=5,sheep=3,pig=2"), CLASSIC.stock_for(Herd.parse("rabbit=5,sheep=3,pig=2")),
 ...            Roll.parse("sheep,rabbit"), CLASSIC)
 >>> str(s.farm)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from firmware.i18n import translator
-from firmware.rules.superfarmer import EventKind
-from firmware.session.superfarmer import Phase, Session
+from farmbox.firmware.i18n import translator
+from farmbox.firmware.rules.superfarmer import EventKind
+from farmbox.firmware.session.superfarmer import Phase, Session
 
 from . import superfarmer as sf
 

@@ -13,10 +13,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from firmware.i18n import po_translator
-from firmware.rules.cardgame import Animal, Tally
-from firmware.rules.cardgame.scoring import Attack, ColumnScore, WaterScore
-from firmware.session.cardgame import (SETUP_CHOICES, Entry, Phase, Question, Scorekeeper,
+from farmbox.firmware.i18n import po_translator
+from farmbox.firmware.rules.cardgame import Animal, Tally
+from farmbox.firmware.rules.cardgame.scoring import Attack, ColumnScore, WaterScore
+from farmbox.firmware.session.cardgame import (SETUP_CHOICES, Entry, Phase, Question, Scorekeeper,
                                        Setup, TableState, setup_choices, winners)
 
 from .canvas import BODY, HINT, WIDTH, blank, header, hint

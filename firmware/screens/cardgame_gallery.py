@@ -1,7 +1,7 @@
 """Every card game screen in a fixed example game: the reference PNGs for tests and docs.
 
-    python -m firmware.screens.cardgame_gallery            # tests/cardgame_box/reference + docs/screens
-    python -m firmware.screens.cardgame_gallery --out DIR  # write them somewhere else
+    python -m farmbox.firmware.screens.cardgame_gallery            # tests/cardgame_box/reference + docs/screens
+    python -m farmbox.firmware.screens.cardgame_gallery --out DIR  # write them somewhere else
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from firmware.i18n import LANGUAGES
-from firmware.session.cardgame import (RoundResult, Scorekeeper, Setup, TableState, Timeline,
+from farmbox.firmware.i18n import LANGUAGES
+from farmbox.firmware.session.cardgame import (RoundResult, Scorekeeper, Setup, TableState, Timeline,
                                        apply, score_action)
 
 from . import cardgame as cg

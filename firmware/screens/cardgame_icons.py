@@ -1,7 +1,7 @@
 """Our own 12x12 pixel-art icons for the card game: chicken, cat, cabbage, water drop, dog, card.
 
 The other animals (rabbit, sheep, pig, cow, horse) and the fox and wolf come from
-:mod:`firmware.screens.icons`; :func:`draw_card_icon` draws either kind by name.
+:mod:`farmbox.firmware.screens.icons`; :func:`draw_card_icon` draws either kind by name.
 """
 
 from __future__ import annotations

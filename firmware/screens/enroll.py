@@ -3,8 +3,8 @@
 Texts come from the ``enroll`` catalogs (``firmware/i18n/<lang>/LC_MESSAGES/enroll.po``, read
 directly: no compile step); the big icon of the face to show carries the meaning.
 
-    python -m firmware.screens.enroll            # tests/enroll_box/reference + docs/screens (3x)
-    python -m firmware.screens.enroll --out DIR  # write them somewhere else
+    python -m farmbox.firmware.screens.enroll            # tests/enroll_box/reference + docs/screens (3x)
+    python -m farmbox.firmware.screens.enroll --out DIR  # write them somewhere else
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from firmware.i18n import LANGUAGES, po_translator
-from firmware.session.enroll import EnrollSession, Phase, die_crop
+from farmbox.firmware.i18n import LANGUAGES, po_translator
+from farmbox.firmware.session.enroll import EnrollSession, Phase, die_crop
 
 from .canvas import BODY, WIDTH, blank, header, hint, write_references
 from .font import LINE, draw_text, draw_text_centred, fit, text_width

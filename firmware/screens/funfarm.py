@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from firmware.i18n import LANGUAGES, Translate, po_translator
-from firmware.i18n import translator as box_translator
-from firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
-from firmware.session.funfarm import Entry, FunFarmSession, Verdict
+from farmbox.firmware.i18n import LANGUAGES, Translate, po_translator
+from farmbox.firmware.i18n import translator as box_translator
+from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
+from farmbox.firmware.session.funfarm import Entry, FunFarmSession, Verdict
 
 from . import superfarmer as sf
 from .canvas import BODY, HINT, WIDTH, blank, header, hint, write_references
@@ -286,11 +286,11 @@ def scenes(language: str = "en") -> dict[str, Image.Image]:
     """Screen name -> the screen in ``language`` in a fixed example game (4 players, seeded)."""
     import random
 
-    from firmware.rules.funfarm import ColourRoll
-    from firmware.session.funfarm import Buzz
+    from farmbox.firmware.rules.funfarm import ColourRoll
+    from farmbox.firmware.session.funfarm import Buzz
 
     def session(tie: str = "reroll") -> FunFarmSession:
-        from firmware.rules.funfarm import TieRule
+        from farmbox.firmware.rules.funfarm import TieRule
 
         return FunFarmSession(4, FunFarmRules(tie=TieRule(tie)), rng=random.Random(4),
                               camera=True)
@@ -359,7 +359,7 @@ def scenes(language: str = "en") -> dict[str, Image.Image]:
 
 
 def DiceSeen_moving():  # noqa: N802  (a tiny factory kept next to its one use)
-    from firmware.session.funfarm import DiceSeen
+    from farmbox.firmware.session.funfarm import DiceSeen
 
     return DiceSeen(None, None)
 

@@ -1,7 +1,7 @@
 """Every screen in a fixed example situation: the reference PNGs for tests and docs.
 
-    python -m firmware.screens.gallery            # tests/screens/reference + docs/screens (3x)
-    python -m firmware.screens.gallery --out DIR  # write them somewhere else
+    python -m farmbox.firmware.screens.gallery            # tests/screens/reference + docs/screens (3x)
+    python -m farmbox.firmware.screens.gallery --out DIR  # write them somewhere else
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from dataclasses import replace
 
 from PIL import Image
 
-from firmware.i18n import LANGUAGES, translator
-from firmware.rules.dice import Face, Roll
-from firmware.rules.game import Game, GameState
-from firmware.rules.herd import Herd
-from firmware.rules.superfarmer import CLASSIC, COMPACT
-from firmware.session.advice import offers, prepare
+from farmbox.firmware.i18n import LANGUAGES, translator
+from farmbox.firmware.rules.dice import Face, Roll
+from farmbox.firmware.rules.game import Game, GameState
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
+from farmbox.firmware.session.advice import offers, prepare
 
 from . import superfarmer as sf
 from .canvas import write_references

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from firmware.i18n import Translate
-from firmware.rules.dice import GREEN, RED, Face
-from firmware.rules.game import GameState
-from firmware.rules.herd import LIVESTOCK
-from firmware.rules.superfarmer import Event, EventKind, Exchange
+from farmbox.firmware.i18n import Translate
+from farmbox.firmware.rules.dice import GREEN, RED, Face
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.herd import LIVESTOCK
+from farmbox.firmware.rules.superfarmer import Event, EventKind, Exchange
 
 from .canvas import (BODY, HINT, WIDTH, arrow, blank, die, header, herd_grid,
                      herd_row, hint)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from firmware.rules.dice import Roll
-from firmware.rules.errors import IllegalAction
-from firmware.rules.game import Game, GameState, new_state
-from firmware.rules.herd import Animal, Herd
-from firmware.rules.superfarmer import Exchange, Rules, variant
+from farmbox.firmware.rules.dice import Roll
+from farmbox.firmware.rules.errors import IllegalAction
+from farmbox.firmware.rules.game import Game, GameState, new_state
+from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer import Exchange, Rules, variant
 
 Action = dict[str, Any]
 S = TypeVar("S")

@@ -1,10 +1,10 @@
 """The exchange menu's order: the advisor's pick first.
 
-The advisor is ``firmware.rules.strategies``' "advisor" (the solved solitaire model). Its
+The advisor is ``farmbox.firmware.rules.strategies``' "advisor" (the solved solitaire model). Its
 table loads in about a second for a variant that ships one, but a variant without a shipped
 table is solved on first use (a minute here, longer on a Pi), so :func:`prepare` loads it in
 the background; until it is ready the menu is ordered by the exact expected value of the
-farm after the next roll (``firmware.rules.odds``).
+farm after the next roll (``farmbox.firmware.rules.odds``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from firmware.rules.game import GameState
-from firmware.rules.herd import Herd
-from firmware.rules.odds import expected_gain
-from firmware.rules.superfarmer import Exchange, Rules, apply_exchange, legal_exchanges
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.odds import expected_gain
+from farmbox.firmware.rules.superfarmer import Exchange, Rules, apply_exchange, legal_exchanges
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ _lock = threading.Lock()
 
 
 def _load(rules: Rules) -> None:
-    from firmware.rules.strategies import STRATEGIES  # noqa: PLC0415 (numpy tables)
+    from farmbox.firmware.rules.strategies import STRATEGIES  # noqa: PLC0415 (numpy tables)
 
     try:
         STRATEGIES["advisor"].model_for(rules)  # type: ignore[attr-defined]
@@ -87,7 +87,7 @@ def _advisor_pick(state: GameState) -> tuple[bool, Exchange | None]:
     """(True, pick) from the rules advisor when its table is ready, else (False, None)."""
     if not advisor_ready(state.rules):
         return False, None
-    from firmware.rules.strategies import STRATEGIES  # noqa: PLC0415
+    from farmbox.firmware.rules.strategies import STRATEGIES  # noqa: PLC0415
 
     others = tuple(f for i, f in enumerate(state.farms) if i != state.current)
     return True, STRATEGIES["advisor"].choose(state.farm, state.stock, state.rules, others)

@@ -5,7 +5,7 @@ by farmer and column by column (rabbit ... horse), the animal cards, the animal 
 dog icons, water icons and cats, then the cabbage points the farmer earned during the round.
 With predators, the token's face comes first and, for each attacked column of two or more
 cards, the card given up (its icons and water). The round is then scored by the rules engine's
-own scorekeeper (:func:`firmware.rules.cardgame.scorecard.tally`, what ``farmbox cardgame
+own scorekeeper (:func:`farmbox.firmware.rules.cardgame.scorecard.tally`, what ``farmbox cardgame
 score`` runs), shown step by step, and put on the track.
 
 Everything confirmed is an *action* (a JSON-ready dict) applied by the pure :func:`apply`:
@@ -29,9 +29,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from firmware.journal import Journal, Replay
-from firmware.session.actions import History
-from firmware.rules.cardgame import (CAT, COLUMN_ORDER, Animal, Card, CardGameError, Farm,
+from farmbox.firmware.journal import Journal, Replay
+from farmbox.firmware.session.actions import History
+from farmbox.firmware.rules.cardgame import (CAT, COLUMN_ORDER, Animal, Card, CardGameError, Farm,
                                      Predator, Scorecard, ScoringOptions, Tally, default_teams,
                                      tally)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from firmware.rules.cardgame import Animal, Card, Farm, Predator, RoundRecord
+from farmbox.firmware.rules.cardgame import Animal, Card, Farm, Predator, RoundRecord
 
 from .cardgame import SETUP_CHOICES, ColumnCount, FarmCount, Phase, Question, Scorekeeper, Setup
 

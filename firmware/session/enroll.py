@@ -3,9 +3,9 @@
 The state machine behind the enrollment screens. Buttons: ``ok`` takes a photo / keeps it,
 ``back`` retakes it (or quits before the first photo), holding any button undoes the last kept
 photo. It never reads the camera itself: while :attr:`EnrollSession.capturing` is True the
-driver (:mod:`firmware.enroll_device`) feeds it frames with :meth:`EnrollSession.frame`, or
+driver (:mod:`farmbox.firmware.enroll_device`) feeds it frames with :meth:`EnrollSession.frame`, or
 reports :meth:`EnrollSession.camera_gone`. A photo is taken once the table has been still for
-a few frames (:class:`vision.dice.Stillness`'s frame difference), so the hand that put the die
+a few frames (:class:`farmbox.vision.dice.Stillness`'s frame difference), so the hand that put the die
 down is out of the picture; the first frames after OK are dropped (a camera's buffered frames
 show the table from before the press).
 
@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
-from vision.dice.colour import balance_gains, balanced
-from vision.dice.detect import Blob, blob_of, shrink, work_scale
-from vision.dice.enroll import MIN_CHROMA_STEP, Step
+from farmbox.vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
+from farmbox.vision.dice.colour import balance_gains, balanced
+from farmbox.vision.dice.detect import Blob, blob_of, shrink, work_scale
+from farmbox.vision.dice.enroll import MIN_CHROMA_STEP, Step
 
 #: Frames in a row without motion before a photo is taken.
 STILL_FRAMES = 3

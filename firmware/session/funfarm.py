@@ -4,7 +4,7 @@ Each player has a buzzer button (``player1`` .. ``player10``) and the Farmer has
 (``farmer``). A buzz counts at the push edge: the panel's ``down`` event, timestamped with
 ``time.monotonic_ns()`` in the GPIO callback. The camera (or the Farmer, by hand) reports the
 card turned into the circle and the colours rolled; from that moment the first buzz takes the
-round's activated cards (:func:`firmware.rules.funfarm.buzz`). Buzzes less than
+round's activated cards (:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than
 :data:`TIE_NS` (1 ms) after the first one are a tie, settled by the rules' :class:`TieRule`
 (default REROLL: nobody takes the cards, the Farmer rolls again).
 
@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from firmware.journal import Journal
-from firmware.session.box_loop import BoxLoop
-from firmware.rules.errors import RulesError
-from firmware.rules.funfarm import (
+from farmbox.firmware.journal import Journal
+from farmbox.firmware.session.box_loop import BoxLoop
+from farmbox.firmware.rules.errors import RulesError
+from farmbox.firmware.rules.funfarm import (
     ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
     end_round, load_deck, new_game, roll,
 )
@@ -479,7 +479,7 @@ def player_of(button: str) -> int | None:
 class Referee(BoxLoop):
     """Buttons + observations -> session -> display, LEDs and buzzer.
 
-    ``hardware`` needs ``.buttons`` (a :class:`hw.buttons.ButtonPanel`: its ``down`` events
+    ``hardware`` needs ``.buttons`` (a :class:`farmbox.hw.buttons.ButtonPanel`: its ``down`` events
     are switched on here), ``.alert(name)`` and ``.display.show(image)``; ``render`` turns the
     session into a frame. Camera readings arrive on :attr:`inbox` as ``(observation, t_ns)``.
     """

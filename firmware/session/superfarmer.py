@@ -15,9 +15,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware.rules.dice import GREEN, RED, Face, Roll
-from firmware.rules.game import GameState, new_state
-from firmware.rules.superfarmer import EventKind, Rules
+from farmbox.firmware.rules.dice import GREEN, RED, Face, Roll
+from farmbox.firmware.rules.game import GameState, new_state
+from farmbox.firmware.rules.superfarmer import EventKind, Rules
 
 from .actions import Action, Timeline, new_game_action
 from .advice import Offer, offers

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from firmware.rules.cardgame import Animal, Card, Farm, Game, GameOptions, Placement, load_deck
-from firmware.rules.cardgame.bots import GreedyBot, SpoilerBot, best_gain, make_bot
-from firmware.rules.cardgame.tournament import Standings, lineup, tournament
+from farmbox.firmware.rules.cardgame import Animal, Card, Farm, Game, GameOptions, Placement, load_deck
+from farmbox.firmware.rules.cardgame.bots import GreedyBot, SpoilerBot, best_gain, make_bot
+from farmbox.firmware.rules.cardgame.tournament import Standings, lineup, tournament
 
 
 def test_greedy_and_spoiler_beat_random():

@@ -1,11 +1,11 @@
-"""``farmbox cardgame score`` and ``simulate`` end to end, through firmware.cli.main."""
+"""``farmbox cardgame score`` and ``simulate`` end to end, through farmbox.firmware.cli.main."""
 
 import json
 from pathlib import Path
 
 import pytest
 
-from firmware.cli import main
+from farmbox.firmware.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "cardgame_farms.toml"
 

@@ -6,12 +6,12 @@ from importlib import resources
 
 import pytest
 
-from firmware.rules.cardgame import (DEALS, DECK_SIZE, GIFT_LIMITS, Animal, CardGameError,
+from farmbox.firmware.rules.cardgame import (DEALS, DECK_SIZE, GIFT_LIMITS, Animal, CardGameError,
                                      cards_for, load_deck, parse_deck)
 
 
 def deck_data() -> dict:
-    text = resources.files("firmware.rules.cardgame").joinpath("deck.toml").read_text()
+    text = resources.files("farmbox.firmware.rules.cardgame").joinpath("deck.toml").read_text()
     return tomllib.loads(text)
 
 
@@ -24,7 +24,7 @@ def test_deck_has_110_numbered_cards_and_4_cats():
 
 
 def test_deck_file_is_marked_provisional():
-    text = resources.files("firmware.rules.cardgame").joinpath("deck.toml").read_text()
+    text = resources.files("farmbox.firmware.rules.cardgame").joinpath("deck.toml").read_text()
     assert "PROVISIONAL" in text
 
 

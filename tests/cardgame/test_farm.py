@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.rules.cardgame import CAT, Animal, Card, CardGameError, Farm
+from farmbox.firmware.rules.cardgame import CAT, Animal, Card, CardGameError, Farm
 
 
 def test_chris_adds_his_pig_to_his_pig_column():

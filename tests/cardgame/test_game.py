@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from firmware.rules.cardgame import (DEALS, GIFT_LIMITS, Animal, Card, CardGameError, Farm,
+from farmbox.firmware.rules.cardgame import (DEALS, GIFT_LIMITS, Animal, Card, CardGameError, Farm,
                                      Game, GameOptions, Placement, Predator, default_teams,
                                      load_deck, play_game)
-from firmware.rules.cardgame.bots import GreedyBot, RandomBot, SpoilerBot, make_bot
-from firmware.rules.cardgame.game import play_turn
-from firmware.rules.errors import IllegalAction
+from farmbox.firmware.rules.cardgame.bots import GreedyBot, RandomBot, SpoilerBot, make_bot
+from farmbox.firmware.rules.cardgame.game import play_turn
+from farmbox.firmware.rules.errors import IllegalAction
 
 DECK = load_deck()
 

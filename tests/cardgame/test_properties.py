@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import firmware.rules.cardgame as cardgame
-from firmware.rules.cardgame import (CAT, Animal, Card, Farm, Game, GameOptions, Predator,
+import farmbox.firmware.rules.cardgame as cardgame
+from farmbox.firmware.rules.cardgame import (CAT, Animal, Card, Farm, Game, GameOptions, Predator,
                                      ScoringOptions, load_deck, score_round)
-from firmware.rules.cardgame import (bots, cards, deck, farm, game, scoring, scorecard, teams,
+from farmbox.firmware.rules.cardgame import (bots, cards, deck, farm, game, scoring, scorecard, teams,
                                      tournament)
-from firmware.rules.cardgame.bots import make_bot
-from firmware.rules.cardgame.game import play_turn
+from farmbox.firmware.rules.cardgame.bots import make_bot
+from farmbox.firmware.rules.cardgame.game import play_turn
 
 DECK = load_deck()
 
@@ -110,10 +110,10 @@ def test_engine_imports_only_the_standard_library_and_firmware_rules():
     for path in root.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level:
-                # relative: within cardgame, or one level up into firmware.rules
+                # relative: within cardgame, or one level up into farmbox.firmware.rules
                 assert node.level <= 2, path
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 for name in names:
                     top = name.split(".")[0]
-                    assert top in sys.stdlib_module_names or name.startswith("firmware.rules"), (path, name)
+                    assert top in sys.stdlib_module_names or name.startswith("farmbox.firmware.rules"), (path, name)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.rules.cardgame import Animal, CardGameError, read_scorecard, tally
+from farmbox.firmware.rules.cardgame import Animal, CardGameError, read_scorecard, tally
 
 
 def marta_robert(**options):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.rules.cardgame import (CAT, Animal, Card, CardGameError, Farm, Predator,
+from farmbox.firmware.rules.cardgame import (CAT, Animal, Card, CardGameError, Farm, Predator,
                                      ScoringOptions, score_round, team_points)
 
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from firmware.demo_cardgame import CardgameBox, simulated_config
-from firmware.rules.cardgame import Game, GameOptions
-from firmware.rules.cardgame.bots import make_bot
-from firmware.session.cardgame import Setup
-from hw import open_hardware
-from hw.pins import simulated_pins
+from farmbox.firmware.demo_cardgame import CardgameBox, simulated_config
+from farmbox.firmware.rules.cardgame import Game, GameOptions
+from farmbox.firmware.rules.cardgame.bots import make_bot
+from farmbox.firmware.session.cardgame import Setup
+from farmbox.hw import open_hardware
+from farmbox.hw.pins import simulated_pins
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware.demo_cardgame import enter_round, play_round, tap
-from firmware.rules.cardgame import ScoringOptions, score_round
-from firmware.screens.cardgame import render
-from firmware.session.cardgame import CardgameJournal, Phase, Setup, walk
-from firmware.session.cardgame_bot import next_move, setup_move
+from farmbox.firmware.demo_cardgame import enter_round, play_round, tap
+from farmbox.firmware.rules.cardgame import ScoringOptions, score_round
+from farmbox.firmware.screens.cardgame import render
+from farmbox.firmware.session.cardgame import CardgameJournal, Phase, Setup, walk
+from farmbox.firmware.session.cardgame_bot import next_move, setup_move
 
 from .conftest import engine_game
 
@@ -110,11 +110,11 @@ def test_resumes_exactly_after_a_restart(open_box, journal_dir):
 
 KILLED_BOX = """
 import sys
-from firmware.demo_cardgame import CardgameBox, enter_round, play_round, simulated_config, tap
-from firmware.session.cardgame import Phase, Setup
-from firmware.session.cardgame_bot import next_move, setup_move
-from hw import open_hardware
-from hw.pins import simulated_pins
+from farmbox.firmware.demo_cardgame import CardgameBox, enter_round, play_round, simulated_config, tap
+from farmbox.firmware.session.cardgame import Phase, Setup
+from farmbox.firmware.session.cardgame_bot import next_move, setup_move
+from farmbox.hw import open_hardware
+from farmbox.hw.pins import simulated_pins
 from tests.cardgame_box.conftest import engine_game
 
 setup = Setup(3, predators="hard")

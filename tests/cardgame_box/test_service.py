@@ -3,9 +3,9 @@ the game resumed from the journal after a restart."""
 
 from __future__ import annotations
 
-from firmware.cardgame_service import serve
-from firmware.demo_cardgame import simulated_config
-from hw import open_hardware
+from farmbox.firmware.cardgame_service import serve
+from farmbox.firmware.demo_cardgame import simulated_config
+from farmbox.hw import open_hardware
 from tests.box_service import Serving, wait_for
 
 

@@ -8,12 +8,12 @@ import time
 import numpy as np
 import pytest
 
-from firmware.config import load_config
-from firmware.enroll_device import EnrollmentBox
-from firmware.session.enroll import Phase
-from hw import FeedCamera, open_hardware
-from hw.pins import simulated_pins
-from vision.render.dice import Setup, render_background, render_enrollment_sample
+from farmbox.firmware.config import load_config
+from farmbox.firmware.enroll_device import EnrollmentBox
+from farmbox.firmware.session.enroll import Phase
+from farmbox.hw import FeedCamera, open_hardware
+from farmbox.hw.pins import simulated_pins
+from farmbox.vision.render.dice import Setup, render_background, render_enrollment_sample
 
 SETUP_SEED = 3
 PER_FACE = 2

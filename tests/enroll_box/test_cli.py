@@ -7,10 +7,10 @@ import time
 
 import cv2
 
-from firmware.cli import main
-from firmware.config import load_config
-from hw.pins import simulated_pins
-from vision.render.dice import render_background
+from farmbox.firmware.cli import main
+from farmbox.firmware.config import load_config
+from farmbox.hw.pins import simulated_pins
+from farmbox.vision.render.dice import render_background
 
 
 def _config(tmp_path, camera: str) -> str:

@@ -8,12 +8,12 @@ import threading
 import cv2
 import numpy as np
 
-from firmware.cli import vision_dice
-from firmware.enroll_device import EnrollmentBox
-from firmware.screens import enroll as screens
-from firmware.session.enroll import Phase
-from vision.dice import DiceModel, DiceReader
-from vision.render.dice import render_scene, write_samples
+from farmbox.firmware.cli import vision_dice
+from farmbox.firmware.enroll_device import EnrollmentBox
+from farmbox.firmware.screens import enroll as screens
+from farmbox.firmware.session.enroll import Phase
+from farmbox.vision.dice import DiceModel, DiceReader
+from farmbox.vision.render.dice import render_scene, write_samples
 
 from .conftest import PER_FACE, wait_for
 

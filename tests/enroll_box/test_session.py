@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from firmware.enroll_device import EnrollmentBox, EnrollmentCancelled, run_enrollment
-from firmware.screens import enroll as screens
-from firmware.session.enroll import (STALE_FRAMES, STILL_TIMEOUT, EnrollSession, Phase,
+from farmbox.firmware.enroll_device import EnrollmentBox, EnrollmentCancelled, run_enrollment
+from farmbox.firmware.screens import enroll as screens
+from farmbox.firmware.session.enroll import (STALE_FRAMES, STILL_TIMEOUT, EnrollSession, Phase,
                                     write_samples)
 
 from .conftest import PER_FACE, press, take

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from firmware.rules.funfarm import Animal, InvalidDeck, load_deck
+from farmbox.firmware.rules.funfarm import Animal, InvalidDeck, load_deck
 
 
 def test_default_deck_is_24_balanced_cards():

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from firmware.rules.errors import IllegalAction, InvalidRoll, InvalidState
-from firmware.rules.funfarm import (
+from farmbox.firmware.rules.errors import IllegalAction, InvalidRoll, InvalidState
+from farmbox.firmware.rules.funfarm import (
     Animal, ColourRoll, EventKind, FarmState, FunFarmRules, Phase, buzz, catch, draw, end_round,
     TieRule, new_game, parse_deck, roll,
 )

@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.rules.funfarm import (
+from farmbox.firmware.rules.funfarm import (
     Animal, EventKind, FunFarmRules, Phase, TieRule, buzz, catch, draw, end_round, new_game,
     random_roll, roll,
 )

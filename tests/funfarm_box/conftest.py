@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import Config, load_config
-from firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
-from firmware.screens.funfarm import render
-from firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmJournal, Referee
-from hw import Hardware, open_hardware
-from hw.pins import simulated_pins
+from farmbox.firmware.config import Config, load_config
+from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
+from farmbox.firmware.screens.funfarm import render
+from farmbox.firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmJournal, Referee
+from farmbox.hw import Hardware, open_hardware
+from farmbox.hw.pins import simulated_pins
 
 
 class RecordingQueue(queue.Queue):
@@ -80,7 +80,7 @@ class Table:
     def inject_same_ms(self, *players: int) -> None:
         """Buzzer down events with one GPIO timestamp, as two hands on the same millisecond
         give (sequential Python cannot push two mock pins within 1 ms on a busy machine)."""
-        from hw.buttons import ButtonEvent
+        from farmbox.hw.buttons import ButtonEvent
 
         t = time.monotonic_ns()
         for p in players:

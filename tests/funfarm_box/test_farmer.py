@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.cli import CommandError
-from firmware.demo_funfarm import run_demo
-from firmware.rules.funfarm import Phase
-from firmware.session.funfarm import DiceSeen, Entry
+from farmbox.firmware.cli import CommandError
+from farmbox.firmware.demo_funfarm import run_demo
+from farmbox.firmware.rules.funfarm import Phase
+from farmbox.firmware.session.funfarm import DiceSeen, Entry
 
 from .conftest import open_table
 
@@ -96,7 +96,7 @@ def test_demo_refuses_bad_arguments(tmp_path):
 
 def test_demo_speaks_polish_when_asked(tmp_path, capsys):
     """``farmbox demo funfarm --language pl``: the first frame asks to turn a card in Polish."""
-    from firmware.cli import main
+    from farmbox.firmware.cli import main
 
     from .test_service import drawn_line, verdict_band
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.i18n import LANGUAGES, LOCALEDIR
-from firmware.i18n.compile import parse_po
-from firmware.rules.funfarm import FunFarmRules, Phase
-from firmware.screens.canvas import WIDTH
-from firmware.screens.font import fit, text_width
-from firmware.screens.funfarm import all_screens, colour_name, render, translator
-from firmware.screens.funfarm_icons import ICONS, SIZE, animal_mask, draw_die
+from farmbox.firmware.i18n import LANGUAGES, LOCALEDIR
+from farmbox.firmware.i18n.compile import parse_po
+from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
+from farmbox.firmware.screens.canvas import WIDTH
+from farmbox.firmware.screens.font import fit, text_width
+from farmbox.firmware.screens.funfarm import all_screens, colour_name, render, translator
+from farmbox.firmware.screens.funfarm_icons import ICONS, SIZE, animal_mask, draw_die
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -28,7 +28,7 @@ def test_every_reference_has_a_scene():
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_screen_matches_reference(name):
-    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "firmware.screens.funfarm")
+    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "farmbox.firmware.screens.funfarm")
 
 
 def test_animal_icons_are_distinct_and_crisp():

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from firmware.funfarm_service import TableWatcher
-from firmware.rules.funfarm import FunFarmRules, Phase
-from firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmSession
+from farmbox.firmware.funfarm_service import TableWatcher
+from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
+from farmbox.firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmSession
 
 
 @pytest.fixture(scope="module")
 def card_reader(tmp_path_factory):
-    from vision import cards
-    from vision.render import cards as render
+    from farmbox.vision import cards
+    from farmbox.vision.render import cards as render
 
     root = tmp_path_factory.mktemp("cards")
     render.enrollment_samples(root, per_card=1, seed=0)
@@ -22,8 +22,8 @@ def card_reader(tmp_path_factory):
 
 
 def test_a_turned_card_is_seen_once_the_table_is_still(card_reader):
-    from vision.dice import Stillness
-    from vision.render import cards as render
+    from farmbox.vision.dice import Stillness
+    from farmbox.vision.render import cards as render
 
     before = render.scene(5, ids=["pig-2", "cow-1"]).image
     after = render.scene(5, ids=["pig-2", "cow-1", "chick-3"]).image
@@ -49,12 +49,12 @@ def test_camera_unplugged_shows_the_notice_and_the_buzzers_still_work(table):
     import threading
     import time
 
-    from firmware.funfarm_service import watch_camera
-    from firmware.i18n import translator
-    from firmware.screens import superfarmer as sf
-    from firmware.screens.funfarm import render
-    from hw import FeedCamera
-    from vision.dice import Stillness
+    from farmbox.firmware.funfarm_service import watch_camera
+    from farmbox.firmware.i18n import translator
+    from farmbox.firmware.screens import superfarmer as sf
+    from farmbox.firmware.screens.funfarm import render
+    from farmbox.hw import FeedCamera
+    from farmbox.vision.dice import Stillness
 
     alerts: list[str] = []
     real = table.hw.alert
@@ -85,9 +85,9 @@ def test_serve_runs_the_box_until_stopped(tmp_path, pins):
     import threading
     import time
 
-    from firmware.config import load_config
-    from firmware.funfarm_service import serve
-    from hw import open_hardware
+    from farmbox.firmware.config import load_config
+    from farmbox.firmware.funfarm_service import serve
+    from farmbox.hw import open_hardware
 
     config = load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},

@@ -10,9 +10,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
 
-from hw.buzzer import Buzzer
-from hw.lights import Lights
-from hw.patterns import ALERTS, LIGHT_PATTERNS, SOUND_PATTERNS
+from farmbox.hw.buzzer import Buzzer
+from farmbox.hw.lights import Lights
+from farmbox.hw.patterns import ALERTS, LIGHT_PATTERNS, SOUND_PATTERNS
 
 LEDS = {"fox": 17, "wolf": 27, "dog": 22, "ok": 23}
 FAST = 0.005  # tempo: patterns at 1/200 speed

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hw.buttons import ButtonEvent, ButtonPanel, Debouncer
+from farmbox.hw.buttons import ButtonEvent, ButtonPanel, Debouncer
 
 OK, BACK = 13, 19
 MS = 1_000_000

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from firmware.config import CameraConfig
-from hw.camera import CameraGone, FeedCamera, FolderCamera, open_camera
+from farmbox.firmware.config import CameraConfig
+from farmbox.hw.camera import CameraGone, FeedCamera, FolderCamera, open_camera
 
 
 def scene(i: int, size=(120, 160)) -> np.ndarray:
@@ -117,7 +117,7 @@ def test_none_is_no_camera():
 
 
 def test_importing_the_camera_module_leaves_picamera2_alone():
-    code = "import sys, hw.camera, hw; print('picamera2' in sys.modules)"
+    code = "import sys, farmbox.hw.camera, farmbox.hw; print('picamera2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

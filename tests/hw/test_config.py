@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
+from farmbox.firmware.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
                              find_config_path, load_config, load_config_text)
 
 PI_TEMPLATE = Path(__file__).parents[2] / "systemd" / "farmbox.toml"
@@ -139,7 +139,7 @@ def test_pin_clashes_are_always_caught(pins):
 
 def test_classic_super_farmer_allows_solitaire():
     """The classic rules allow one farm (min_players 1); the config follows the rules."""
-    from firmware.rules.superfarmer import variant
+    from farmbox.firmware.rules.superfarmer import variant
 
     config = load_config_text('[game]\nplayers = 1\n')
     assert (config.game.mode, config.game.variant, config.game.players) == \

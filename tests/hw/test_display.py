@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from firmware.config import DisplayConfig
-from hw.display import FakeSerial, fake_serial, open_display
+from farmbox.firmware.config import DisplayConfig
+from farmbox.hw.display import FakeSerial, fake_serial, open_display
 
 W, H = 128, 64
 

@@ -10,12 +10,12 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from firmware.config import load_config
-from hw import Hardware, button_pins, open_hardware
-from hw.buttons import ButtonPanel
-from hw.camera import CameraGone, FeedCamera, ReopeningCamera
-from hw.display import FakeSerial
-from hw.pins import pin_factory, simulated_pins
+from farmbox.firmware.config import load_config
+from farmbox.hw import Hardware, button_pins, open_hardware
+from farmbox.hw.buttons import ButtonPanel
+from farmbox.hw.camera import CameraGone, FeedCamera, ReopeningCamera
+from farmbox.hw.display import FakeSerial
+from farmbox.hw.pins import pin_factory, simulated_pins
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 

@@ -20,8 +20,8 @@ def run(code: str) -> str:
 
 
 def test_importing_hw_and_the_services_does_not_load_opencv_or_numpy():
-    out = run("import sys, hw, hw.camera, firmware.service, firmware.funfarm_service, "
-              "firmware.cardgame_service; print('cv2' in sys.modules, 'numpy' in sys.modules)")
+    out = run("import sys, farmbox.hw, farmbox.hw.camera, farmbox.firmware.service, farmbox.firmware.funfarm_service, "
+              "farmbox.firmware.cardgame_service; print('cv2' in sys.modules, 'numpy' in sys.modules)")
     assert out == "False False"
 
 
@@ -29,7 +29,7 @@ def test_a_folder_camera_loads_opencv_when_it_reads(tmp_path):
     frame = np.zeros((24, 32, 3), np.uint8)
     frame[:, :, 2] = 200  # red in BGR
     Image.fromarray(frame[:, :, ::-1]).save(tmp_path / "0.png")
-    out = run("import sys\nfrom hw.camera import FolderCamera\n"
+    out = run("import sys\nfrom farmbox.hw.camera import FolderCamera\n"
               f"cam = FolderCamera({str(tmp_path)!r})\nbefore = 'cv2' in sys.modules\n"
               "f = cam.read()\nprint(before, 'cv2' in sys.modules, f.shape, int(f[0, 0, 2]))")
     assert out == "False True (24, 32, 3) 200"

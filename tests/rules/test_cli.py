@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from firmware.cli import main
+from farmbox.firmware.cli import main
 
 
 def run(capsys, *argv):

@@ -11,6 +11,6 @@ MODULES = ["herd", "dice", "superfarmer", "game", "odds", "strategies", "simulat
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"firmware.rules.{name}")
+    module = importlib.import_module(f"farmbox.firmware.rules.{name}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from firmware.rules.dice import Roll
-from firmware.rules.errors import IllegalAction, IllegalExchange, InvalidState
-from firmware.rules.game import Game, GameState, new_state
-from firmware.rules.herd import Animal, Herd
-from firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, Exchange
+from farmbox.firmware.rules.dice import Roll
+from farmbox.firmware.rules.errors import IllegalAction, IllegalExchange, InvalidState
+from farmbox.firmware.rules.game import Game, GameState, new_state
+from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, Exchange
 
 
 def R(text: str) -> Roll:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from firmware.rules.errors import InvalidHerd
-from firmware.rules.herd import ANIMALS, Animal, Herd, single
+from farmbox.firmware.rules.errors import InvalidHerd
+from farmbox.firmware.rules.herd import ANIMALS, Animal, Herd, single
 
 
 def test_parse_and_print_round_trip():

@@ -5,10 +5,10 @@ from fractions import Fraction
 
 import pytest
 
-from firmware.rules.dice import Face, Roll, outcomes
-from firmware.rules.herd import Herd
-from firmware.rules.odds import expected_gain, odds, seed004_formula
-from firmware.rules.superfarmer import CLASSIC
+from farmbox.firmware.rules.dice import Face, Roll, outcomes
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.odds import expected_gain, odds, seed004_formula
+from farmbox.firmware.rules.superfarmer import CLASSIC
 
 
 @pytest.mark.parametrize("herd,expected", [

@@ -5,10 +5,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.rules.dice import ALL_ROLLS
-from firmware.rules.game import Game
-from firmware.rules.herd import Animal, Herd
-from firmware.rules.superfarmer import (
+from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.game import Game
+from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer import (
     VARIANTS, IllegalExchange, apply_exchange, legal_exchanges, settle)
 
 VARIANT_NAMES = sorted(VARIANTS)

@@ -5,13 +5,13 @@ import statistics
 
 import pytest
 
-from firmware.rules.dice import ALL_ROLLS
-from firmware.rules.game import Game
-from firmware.rules.herd import Herd
-from firmware.rules.simulate import (
+from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.game import Game
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.simulate import (
     SolitaireTable, settled_rolls_per_second, simulate_solitaire, simulate_table)
-from firmware.rules.strategies import STRATEGIES
-from firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
+from farmbox.firmware.rules.strategies import STRATEGIES
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
 
 
 @pytest.mark.parametrize("name", ["naive", "hoard", "advisor"])

@@ -5,11 +5,11 @@ import random
 import numpy as np
 import pytest
 
-from firmware.rules.dice import ALL_ROLLS
-from firmware.rules.errors import InvalidState
-from firmware.rules.herd import Herd
-from firmware.rules.solitaire import CAPS, Model, _distinct_rolls, model_for, roll_successors, solve
-from firmware.rules.superfarmer import (
+from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.errors import InvalidState
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.solitaire import CAPS, Model, _distinct_rolls, model_for, roll_successors, solve
+from farmbox.firmware.rules.superfarmer import (
     CLASSIC, COMPACT, apply_exchange, legal_exchanges, settle)
 
 TINY = (8, 3, 2, 2, 2, 1, 1)

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from firmware.rules.herd import Animal, Herd
-from firmware.rules.odds import expected_gain
-from firmware.rules.strategies import STRATEGIES, Greedy, Hoard, buy, sell, strategy
-from firmware.rules.superfarmer import (
+from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.odds import expected_gain
+from farmbox.firmware.rules.strategies import STRATEGIES, Greedy, Hoard, buy, sell, strategy
+from farmbox.firmware.rules.superfarmer import (
     CLASSIC, apply_exchange, legal_exchanges, winning_exchange)
 
 

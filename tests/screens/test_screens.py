@@ -1,6 +1,6 @@
 """Screens: pixel-for-pixel against the reference PNGs, fonts, catalogs, the real OLED driver.
 
-Regenerate the references after an intended change with ``python -m firmware.screens.gallery``.
+Regenerate the references after an intended change with ``python -m farmbox.firmware.screens.gallery``.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.i18n import LANGUAGES, translator
-from firmware.i18n.compile import catalogs, mo_bytes, parse_po
-from firmware.rules.superfarmer import CLASSIC
-from firmware.screens import frame_text, render
-from firmware.screens.font import GLYPHS, text_width
-from firmware.screens.gallery import all_screens
-from firmware.screens.icons import ICONS
-from firmware.session.superfarmer import Session
+from farmbox.firmware.i18n import LANGUAGES, translator
+from farmbox.firmware.i18n.compile import catalogs, mo_bytes, parse_po
+from farmbox.firmware.rules.superfarmer import CLASSIC
+from farmbox.firmware.screens import frame_text, render
+from farmbox.firmware.screens.font import GLYPHS, text_width
+from farmbox.firmware.screens.gallery import all_screens
+from farmbox.firmware.screens.icons import ICONS
+from farmbox.firmware.session.superfarmer import Session
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -26,7 +26,7 @@ SCREENS = all_screens()
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screen_matches_reference(name):
-    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png", "firmware.screens.gallery")
+    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png", "farmbox.firmware.screens.gallery")
 
 
 def test_every_reference_has_a_screen():
@@ -95,7 +95,7 @@ def test_render_follows_the_session():
 def test_real_ssd1306_driver_receives_the_frames():
     from luma.oled.device import ssd1306
 
-    from hw.display import fake_serial
+    from farmbox.hw.display import fake_serial
 
     serial = fake_serial()
     device = ssd1306(serial, width=128, height=64)

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from firmware.config import load_config
-from hw.pins import simulated_pins
+from farmbox.firmware.config import load_config
+from farmbox.hw.pins import simulated_pins
 
 
 class NullNotifier:

@@ -6,14 +6,14 @@ import time
 
 import numpy as np
 
-from firmware.i18n import translator
-from firmware.rules.dice import ALL_ROLLS
-from firmware.screens import superfarmer as screens
-from firmware.service import Service
-from firmware.session.observations import RollSeen
-from firmware.session.superfarmer import CAMERA_TIMEOUT, Phase
-from hw import open_hardware
-from hw.camera import FeedCamera
+from farmbox.firmware.i18n import translator
+from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.screens import superfarmer as screens
+from farmbox.firmware.service import Service
+from farmbox.firmware.session.observations import RollSeen
+from farmbox.firmware.session.superfarmer import CAMERA_TIMEOUT, Phase
+from farmbox.hw import open_hardware
+from farmbox.hw.camera import FeedCamera
 
 from .conftest import NullNotifier, press
 
@@ -128,8 +128,8 @@ def test_camera_silent_for_too_long_is_gone(config, pins):
 
 
 def test_real_ssd1306_over_fake_serial_gets_every_frame(config, pins):
-    from hw.display import fake_serial
-    from firmware.screens import render
+    from farmbox.hw.display import fake_serial
+    from farmbox.firmware.screens import render
 
     config = config.with_overrides(display={"driver": "ssd1306"})
     serial = fake_serial()

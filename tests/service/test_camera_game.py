@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from firmware.rules.dice import ALL_ROLLS, Roll
-from firmware.rules.game import GameState
-from firmware.journal import NAME, decode
-from firmware.rules.superfarmer import CLASSIC, settle
-from firmware.service import Service, dice_watcher
-from firmware.session.bot import Bot, play_alone
-from hw import open_hardware
-from hw.camera import FeedCamera
-from vision.dice import enroll_folder
-from vision.render.dice import render_background, render_scene, write_samples
+from farmbox.firmware.rules.dice import ALL_ROLLS, Roll
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.journal import NAME, decode
+from farmbox.firmware.rules.superfarmer import CLASSIC, settle
+from farmbox.firmware.service import Service, dice_watcher
+from farmbox.firmware.session.bot import Bot, play_alone
+from farmbox.hw import open_hardware
+from farmbox.hw.camera import FeedCamera
+from farmbox.vision.dice import enroll_folder
+from farmbox.vision.render.dice import render_background, render_scene, write_samples
 
 from .conftest import NullNotifier
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from firmware.cli import main
-from firmware.cli.device import DemoCamera, demo_dice_model, demo_model_key
-from firmware.i18n import translator
-from firmware.screens.superfarmer import progress
-from hw.camera import CameraGone
-from vision.dice import DiceModel
+from farmbox.firmware.cli import main
+from farmbox.firmware.cli.device import DemoCamera, demo_dice_model, demo_model_key
+from farmbox.firmware.i18n import translator
+from farmbox.firmware.screens.superfarmer import progress
+from farmbox.hw.camera import CameraGone
+from farmbox.vision.dice import DiceModel
 
 
 def test_demo_plays_a_game_streams_frames_and_saves_a_gif(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""The real dice reader in the loop: rendered camera frames -> vision.dice -> session -> journal."""
+"""The real dice reader in the loop: rendered camera frames -> farmbox.vision.dice -> session -> journal."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import time
 
 import pytest
 
-from firmware.rules.dice import Face
-from firmware.service import Service, dice_watcher
-from firmware.session.superfarmer import Phase
-from hw import open_hardware
-from hw.camera import FeedCamera
-from vision.dice import enroll_folder
-from vision.render.dice import render_background, render_scene, write_samples
+from farmbox.firmware.rules.dice import Face
+from farmbox.firmware.service import Service, dice_watcher
+from farmbox.firmware.session.superfarmer import Phase
+from farmbox.hw import open_hardware
+from farmbox.hw.camera import FeedCamera
+from farmbox.vision.dice import enroll_folder
+from farmbox.vision.render.dice import render_background, render_scene, write_samples
 
 from .conftest import NullNotifier
 

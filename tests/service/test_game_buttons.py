@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.journal import Journal
-from firmware.rules.superfarmer import variant
-from firmware.screens import render
-from firmware.service import Service
-from firmware.session.bot import Bot, play_alone
-from hw import open_hardware
+from farmbox.firmware.journal import Journal
+from farmbox.firmware.rules.superfarmer import variant
+from farmbox.firmware.screens import render
+from farmbox.firmware.service import Service
+from farmbox.firmware.session.bot import Bot, play_alone
+from farmbox.hw import open_hardware
 
 from .conftest import NullNotifier, press
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import logging
 
-from firmware.i18n import translator
-from firmware.rules.dice import Face
-from firmware.rules.game import GameState
-from firmware.rules.herd import Herd
-from firmware.rules.superfarmer import CLASSIC
-from firmware.screens import render
-from firmware.screens import superfarmer as screens
-from firmware.service import Service
-from firmware.session.observations import RollSeen
-from firmware.session.superfarmer import Phase
-from hw import open_hardware
+from farmbox.firmware.i18n import translator
+from farmbox.firmware.rules.dice import Face
+from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.superfarmer import CLASSIC
+from farmbox.firmware.screens import render
+from farmbox.firmware.screens import superfarmer as screens
+from farmbox.firmware.service import Service
+from farmbox.firmware.session.observations import RollSeen
+from farmbox.firmware.session.superfarmer import Phase
+from farmbox.hw import open_hardware
 
 from .conftest import NullNotifier, press
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.cli import main
-from vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
-from vision.cards.describe import rectify
-from vision.cards.find import _refine, order_corners, side_ratio
-from vision.cards.read import card_in
-from vision.render.cards import FACE_SIZE, card_face, enrollment_samples, scene
+from farmbox.firmware.cli import main
+from farmbox.vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
+from farmbox.vision.cards.describe import rectify
+from farmbox.vision.cards.find import _refine, order_corners, side_ratio
+from farmbox.vision.cards.read import card_in
+from farmbox.vision.render.cards import FACE_SIZE, card_face, enrollment_samples, scene
 
 
 def _match(found, truth, tol=0.06):

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from firmware.cli import main
-from vision.colour_dice import ModelError, enroll, load_model, read_frame, read_image, save_model
-from vision.render.colour_dice import COLOURS, enrollment_samples, scene
+from farmbox.firmware.cli import main
+from farmbox.vision.colour_dice import ModelError, enroll, load_model, read_frame, read_image, save_model
+from farmbox.vision.render.colour_dice import COLOURS, enrollment_samples, scene
 
 
 @pytest.fixture(scope="module")

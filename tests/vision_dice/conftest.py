@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from vision.dice.enroll import enroll_folder
-from vision.dice.model import DiceModel
-from vision.dice.reader import DiceReader
-from vision.render.dice import Setup, write_samples
+from farmbox.vision.dice.enroll import enroll_folder
+from farmbox.vision.dice.model import DiceModel
+from farmbox.vision.dice.reader import DiceReader
+from farmbox.vision.render.dice import Setup, write_samples
 
 SETUP_SEED = 4242  # tests only; the benchmark uses other seeds
 

@@ -6,8 +6,8 @@ import json
 
 import cv2
 
-from firmware.cli import main
-from vision.render.dice import render_scene
+from farmbox.firmware.cli import main
+from farmbox.vision.render.dice import render_scene
 
 
 def test_enroll_then_read_json(samples, setup, tmp_path, capsys):

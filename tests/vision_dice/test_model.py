@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from vision.dice.model import VERSION, DiceModel
+from farmbox.vision.dice.model import VERSION, DiceModel
 
 
 def test_round_trip(model, tmp_path):

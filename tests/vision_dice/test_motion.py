@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.dice.motion import Stillness
-from vision.render.dice import render_scene
+from farmbox.vision.dice.motion import Stillness
+from farmbox.vision.render.dice import render_scene
 
 
 def test_still_after_motion(setup):
@@ -40,7 +40,7 @@ def test_reset_waits_for_new_motion(setup):
 
 def test_dice_leaving_the_table_is_motion(setup):
     """Two dice are a few per cent of the frame: lifting them must still count as motion."""
-    from vision.render.dice import render_background
+    from farmbox.vision.render.dice import render_background
 
     scene, _ = render_scene(86, setup=setup)
     empty = render_background(setup=setup)

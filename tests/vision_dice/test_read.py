@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.dice.faces import DIE_FACES
-from vision.dice.features import ANGLES, RINGS, best_rotation_scores, normalise, spectra
-from vision.dice.reader import DiceReading
-from vision.render.dice import render_background, render_scene
+from farmbox.vision.dice.faces import DIE_FACES
+from farmbox.vision.dice.features import ANGLES, RINGS, best_rotation_scores, normalise, spectra
+from farmbox.vision.dice.reader import DiceReading
+from farmbox.vision.render.dice import render_background, render_scene
 
 SCENES = range(900, 908)
 

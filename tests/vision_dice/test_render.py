@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.dice.faces import DIE_FACES, FACES
-from vision.render.dice import LAYOUT, face_texture, render_background, render_scene
+from farmbox.vision.dice.faces import DIE_FACES, FACES
+from farmbox.vision.render.dice import LAYOUT, face_texture, render_background, render_scene
 
 
 def test_same_seed_same_frame(setup):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.files import write_atomic
+from farmbox.vision.files import write_atomic
 
 FORMAT = "farmbox-cards"
 VERSION = 1

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vision.files import write_atomic
+from farmbox.vision.files import write_atomic
 
 FORMAT = "farmbox-colour-dice"
 VERSION = 1

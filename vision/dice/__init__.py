@@ -3,11 +3,11 @@
 Learned from a few enrollment photos of the owner's own dice (nothing is fixed to one artwork).
 """
 
-from vision.dice.enroll import DiceEnrollment, EnrollmentPlan, enroll_folder
-from vision.dice.faces import DICE, FACES
-from vision.dice.model import DiceModel
-from vision.dice.motion import Stillness
-from vision.dice.reader import DiceReader, DiceReading
+from farmbox.vision.dice.enroll import DiceEnrollment, EnrollmentPlan, enroll_folder
+from farmbox.vision.dice.faces import DICE, FACES
+from farmbox.vision.dice.model import DiceModel
+from farmbox.vision.dice.motion import Stillness
+from farmbox.vision.dice.reader import DiceReader, DiceReading
 
 __all__ = ["DICE", "FACES", "DiceEnrollment", "DiceModel", "DiceReader", "DiceReading",
            "EnrollmentPlan", "Stillness", "enroll_folder"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice.colour import balance_gains, balanced, classify
+from farmbox.vision.dice.colour import balance_gains, balanced, classify
 
 #: Width of the working image used to find the dice.
 WORK_WIDTH = 320

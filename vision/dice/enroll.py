@@ -23,12 +23,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.colour import BINS, balance_gains, balanced, density, histogram
-from vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
-from vision.dice.faces import DICE, DIE_FACES, FACES, only_on
-from vision.dice.features import polar_patches
-from vision.dice.model import DiceModel
-from vision.dice.reader import score_faces
+from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, histogram
+from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
+from farmbox.vision.dice.features import polar_patches
+from farmbox.vision.dice.model import DiceModel
+from farmbox.vision.dice.reader import score_faces
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Extra exposures each enrolled face is also remembered at.
@@ -303,8 +303,8 @@ def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.nd
               perspective: float, discs: np.ndarray) -> np.ndarray:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
-    from vision.dice.features import best_rotation_scores, spectra
-    from vision.dice.reader import COARSE, FINE
+    from farmbox.vision.dice.features import best_rotation_scores, spectra
+    from farmbox.vision.dice.reader import COARSE, FINE
 
     # small moves only: photos agreeing with each other must not drift off the face together
     offsets = np.concatenate([COARSE[np.hypot(*COARSE.T) <= 0.081], FINE])
@@ -328,7 +328,7 @@ def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.nd
 
 def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> float:
     """How much better each sample matches another sample of its face than any other face."""
-    from vision.dice.features import best_rotation_scores, spectra
+    from farmbox.vision.dice.features import best_rotation_scores, spectra
 
     s = spectra(desc)
     sc = best_rotation_scores(s, s)

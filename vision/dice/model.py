@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.files import write_atomic
+from farmbox.vision.files import write_atomic
 
-from vision.dice.features import ANGLES, RINGS, spectra
+from farmbox.vision.dice.features import ANGLES, RINGS, spectra
 
 KIND = "farmbox-dice"
 VERSION = 1

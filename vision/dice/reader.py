@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice.colour import BINS, balance_gains, balanced
-from vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
-from vision.dice.faces import DICE, FACES, faces_on
-from vision.dice.features import best_rotation_scores, polar_patches, spectra
-from vision.dice.model import DiceModel
+from farmbox.vision.dice.colour import BINS, balance_gains, balanced
+from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from farmbox.vision.dice.faces import DICE, FACES, faces_on
+from farmbox.vision.dice.features import best_rotation_scores, polar_patches, spectra
+from farmbox.vision.dice.model import DiceModel
 
 
 def _grid(reach: float, step: float) -> np.ndarray:

@@ -18,8 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.faces import DICE, DIE_FACES, FACES
-from vision.render._common import FRAME_SIZE, Lighting, camera_faults, table, write_image
+from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES
+from farmbox.vision.render._common import FRAME_SIZE, Lighting, camera_faults, table, write_image
 
 PHI = (1 + 5 ** 0.5) / 2
 TEX = 160  # face texture size in pixels

@@ -5,7 +5,7 @@
 >>> check_teams(4, [(0, 1), (2, 3)])
 Traceback (most recent call last):
 ...
-firmware.rules.cardgame.cards.CardGameError: partners 0 and 1 sit side by side
+farmbox.firmware.rules.cardgame.cards.CardGameError: partners 0 and 1 sit side by side
 """
 
 from __future__ import annotations
