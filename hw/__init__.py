@@ -2,7 +2,7 @@
 
 Only this package imports gpiozero, luma and picamera2 (the last lazily).
 
->>> from farmbox.firmware.config import load_config
+>>> from farmbox.firmware.box.config import load_config
 >>> from farmbox.hw.pins import simulated_pins
 >>> with simulated_pins():
 ...     box = open_hardware(load_config())
@@ -19,7 +19,7 @@ from typing import Any
 
 from gpiozero.pins import Factory
 
-from farmbox.firmware.config import Config
+from farmbox.firmware.box.config import Config
 from farmbox.hw.buttons import ButtonEvent, ButtonPanel
 from farmbox.hw.buzzer import Buzzer
 from farmbox.hw.camera import Camera, CameraGone, FeedCamera, ReopeningCamera, open_camera
@@ -47,7 +47,7 @@ def button_pins(config: Config) -> dict[str, int]:
 
 @dataclass
 class Hardware:
-    """Everything the box drives, opened from one :class:`~farmbox.firmware.config.Config`."""
+    """Everything the box drives, opened from one :class:`~farmbox.firmware.box.config.Config`."""
 
     config: Config
     pin_factory: Factory

@@ -15,7 +15,7 @@ from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from farmbox.firmware.config import Config, HardwareConfig
+from farmbox.firmware.box.config import Config, HardwareConfig
 
 #: Real backends in the order tried (install only one of RPi.GPIO / rpi-lgpio on the Pi).
 REAL_FACTORIES = (

@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-from farmbox.firmware.journal import Journal
+from farmbox.firmware.box.journal import Journal
 from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.service import state_digest
-from farmbox.firmware.session.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.box import state_digest
+from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
 
 from .test_notify import ROOT, write_config
 
@@ -29,7 +29,7 @@ SEED, UNDO_EVERY, KILLS = 11, 13, 20
 
 def start(config: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "farmbox.firmware.service", "--config", str(config), "--autoplay",
+        [sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config", str(config), "--autoplay",
          str(SEED), "--undo-every", str(UNDO_EVERY), "--ack"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
 

@@ -8,11 +8,11 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from farmbox.firmware.journal import Journal, decode, encode
+from farmbox.firmware.box.journal import Journal, decode, encode
 from farmbox.firmware.rules.dice import ALL_ROLLS
 from farmbox.firmware.rules.game import new_state
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
-from farmbox.firmware.session.actions import Timeline, new_game_action
+from farmbox.firmware.games.superfarmer.actions import Timeline, new_game_action
 
 
 def write_game(directory, rolls, rules=CLASSIC, players=2, undo_at=()):
