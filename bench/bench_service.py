@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from farmbox.firmware.box.config import load_config  # noqa: E402
-from farmbox.firmware.box.journal import Journal  # noqa: E402
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal  # noqa: E402
 from farmbox.firmware.rules.superfarmer import CLASSIC  # noqa: E402
 from farmbox.firmware.games.superfarmer.box import Press, Service  # noqa: E402
 from farmbox.firmware.games.superfarmer.advice import prepare  # noqa: E402
@@ -84,7 +84,7 @@ def bench_ready(starts: int, records: int) -> None:
                            capture_output=True)
         command = [sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config", str(config)]
         times = [ms_to_ready(command, tmp / "notify.sock") for _ in range(starts)]
-        n = Journal(tmp / "journal").open().seq
+        n = SuperFarmerJournal(tmp / "journal").open().seq
         print(f"start to READY ({n} journal records): median {statistics.median(times):.0f} ms, "
               f"min {min(times):.0f} ms over {starts} starts")
 
@@ -197,7 +197,7 @@ def bench_kills(kills: int) -> None:
             proc.kill()
             proc.wait()
             proc.stdout.close()
-            replay = Journal(tmp / "journal").open()
+            replay = SuperFarmerJournal(tmp / "journal").open()
             torn += replay.dropped
             if replay.seq < acked:
                 raise SystemExit(f"LOST: acknowledged record {acked}, journal ends at {replay.seq}")

@@ -1,13 +1,14 @@
-"""The journal: an append-only file of JSON lines, one per settled action, fsync'ed.
+"""The journal of any game: an append-only file of JSON lines, one per settled action, fsync'ed.
 
 Each line is ``{"action": {...}, "seq": N, "state": {...}, "crc": "xxxxxxxx"}``: the action,
-its sequence number (1, 2, 3, ... in a file), the game state it led to and the CRC32 of the
-line's other fields in canonical JSON. On start :func:`Journal.open` replays the actions
-through the rules engine, checks each result against the recorded state and resumes; other
-games' journals pass their own :class:`Replayer` to :meth:`Journal.replay_into`.
-A torn or corrupt tail (power cut mid-write) is cut off, kept beside the journal as
-``*.corrupt-N`` for the curious, and reported; the game resumes from the last good record.
-A new game starts a new file; the old one is renamed ``superfarmer-<seq>-<time>.jsonl``.
+its sequence number (1, 2, 3, ... in a file), the game state it led to (self-contained: a
+record alone says where the game stood) and the CRC32 of the line's other fields in canonical
+JSON. Each game names its file and brings its :class:`Replay`, which says what a record's
+action does to the game; :meth:`Journal.open` replays the actions through it, checks each
+result against the recorded state and resumes. A torn or corrupt tail (power cut mid-write)
+is cut off, kept beside the journal as ``*.corrupt-N`` for the curious, and reported; the
+game resumes from the last good record. A new game starts a new file; the old one is
+renamed ``<name>-<time>-<seq>.jsonl``.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from farmbox.firmware.rules.errors import RulesError
-from farmbox.firmware.rules.game import GameState
-from farmbox.firmware.games.superfarmer.actions import Action, Timeline, rules_from
 
 log = logging.getLogger(__name__)
 
-NAME = "superfarmer.jsonl"
+Action = dict[str, Any]
 #: Old journals kept after rotation.
 KEEP = 20
 
@@ -41,9 +40,17 @@ def _canonical(body: dict[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def encode(seq: int, action: Action, state: GameState) -> bytes:
-    """One journal line (with its newline)."""
-    body = _canonical({"seq": seq, "action": action, "state": state.to_dict()})
+class Recordable(Protocol):
+    """A game state the journal can record: it says itself as JSON-ready data."""
+
+    def to_dict(self) -> Any: ...
+
+
+def encode(seq: int, action: Action, state: Recordable | None) -> bytes:
+    """One journal line (with its newline); ``state`` None records ``null`` (a card game
+    undone back to its set-up)."""
+    body = _canonical({"seq": seq, "action": action,
+                       "state": None if state is None else state.to_dict()})
     crc = zlib.crc32(body.encode())
     return (body[:-1] + f',"crc":"{crc:08x}"}}\n').encode()
 
@@ -68,41 +75,29 @@ def decode(line: bytes) -> dict[str, Any]:
 
 @dataclass
 class Replay:
-    """What :meth:`Journal.open` found."""
+    """What :meth:`Journal.open` found: each game subclasses it with where its game stands
+    and says what a record's action does (:meth:`begin`, :meth:`preview`, :meth:`apply`)."""
 
-    timeline: Timeline | None = None
-    players: int = 0
-    rules: Any = None
     seq: int = 0
     #: Records cut off the end (torn/corrupt), and why.
     dropped: int = 0
     problem: str = ""
     actions: list[Action] = field(default_factory=list)
 
-    def begin(self, action: Action, state: dict[str, Any]) -> None:
-        """The file's ``new_game`` record: its rules, its farmers and the state it recorded."""
-        self.rules = rules_from(action)
-        self.players = int(action["players"])
-        self.timeline = Timeline(GameState.from_dict(state))
-
-    def preview(self, action: Action) -> GameState:
-        return self.timeline.preview(action)  # type: ignore[union-attr]
-
-    def apply(self, action: Action, new: GameState) -> None:
-        self.timeline.apply(action, new)  # type: ignore[union-attr]
-
-
-class Replayer(Protocol):
-    """The game-specific part of a replay: what a record's action does to the game."""
-
     def begin(self, action: Action, state: Any) -> None:
         """Called with the file's first record (a ``new_game`` action) and its recorded state."""
+        raise NotImplementedError
 
-    def preview(self, action: Action) -> Any:
-        """The state (with ``to_dict()``, or None) ``action`` leads to; raises if illegal."""
+    def preview(self, action: Action) -> Recordable | None:
+        """The state ``action`` leads to; raises a rules error (or ValueError) if illegal."""
+        raise NotImplementedError
 
     def apply(self, action: Action, new: Any) -> None:
         """Make ``new`` (from :meth:`preview` of ``action``) the current state."""
+        raise NotImplementedError
+
+
+R = TypeVar("R", bound=Replay)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -113,43 +108,40 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class Journal:
-    """The journal of one table's current game in ``directory``."""
+class Journal(Generic[R]):
+    """The journal of one table's current game: the file ``name`` in ``directory``, replayed
+    through a new ``replay()`` (the game's :class:`Replay`) on :meth:`open`."""
 
-    def __init__(self, directory: str | os.PathLike[str], name: str = NAME) -> None:
+    def __init__(self, directory: str | os.PathLike[str], name: str,
+                 replay: Callable[[], R]) -> None:
         self.dir = Path(directory)
         self.path = self.dir / name
         self.seq = 0
+        self._new_replay = replay
         self._file: Any = None
 
     # -- reading ----------------------------------------------------------
-    def open(self, progress: Callable[[int, int], None] | None = None) -> Replay:
+    def open(self, progress: Callable[[int, int], None] | None = None) -> R:
         """Replay the journal (if any), repair a bad tail, and open it for appending."""
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise JournalError(f"journal dir {self.dir}: {exc.strerror or exc}") from None
-        replay = Replay()
+        replay = self._new_replay()
         if self.path.exists():
-            replay = self._replay(progress)
+            self._replay_into(replay, progress)
         self._file = open(self.path, "ab")  # noqa: SIM115  (kept open for appends)
         if replay.seq == 0:
             _fsync_dir(self.dir)
         self.seq = replay.seq
         return replay
 
-    def _replay(self, progress: Callable[[int, int], None] | None) -> Replay:
-        replay = Replay()
-        self.replay_into(replay, replay, progress)
-        return replay
-
-    def replay_into(self, found: Any, game: Replayer,
-                    progress: Callable[[int, int], None] | None = None,
-                    every: int = 200) -> None:
-        """Replay the file's records through ``game``, counting them in ``found`` (its
-        ``seq``, ``dropped``, ``problem`` and ``actions``); a torn or corrupt tail is cut off
-        and kept beside the file as ``*.corrupt-N``. ``progress(done, total)`` is called
-        every ``every`` records and after the last one."""
+    def _replay_into(self, found: R, progress: Callable[[int, int], None] | None,
+                     every: int = 200) -> None:
+        """Replay the file's records through ``found``, counting them in its ``seq``,
+        ``dropped``, ``problem`` and ``actions``; a torn or corrupt tail is cut off and kept
+        beside the file as ``*.corrupt-N``. ``progress(done, total)`` is called every
+        ``every`` records and after the last one."""
         data = self.path.read_bytes()
         lines = data.splitlines(keepends=True)
         good_bytes = 0
@@ -162,11 +154,11 @@ class Journal:
                 if found.seq == 0:
                     if action.get("action") != "new_game":
                         raise ValueError("the first record is not a new game")
-                    game.begin(action, record["state"])
-                new = game.preview(action)
+                    found.begin(action, record["state"])
+                new = found.preview(action)
                 if (None if new is None else new.to_dict()) != record["state"]:
                     raise ValueError("replayed state differs from the recorded state")
-                game.apply(action, new)
+                found.apply(action, new)
             except (ValueError, KeyError, TypeError, RulesError) as exc:
                 found.dropped = len(lines) - i
                 where = "last record" if found.dropped == 1 else f"record {i + 1} of {len(lines)}"
@@ -189,7 +181,7 @@ class Journal:
             _fsync_dir(self.dir)
 
     # -- writing ----------------------------------------------------------
-    def append(self, action: Action, state: GameState) -> int:
+    def append(self, action: Action, state: Recordable | None) -> int:
         """Write one record and fsync it; returns its sequence number."""
         if self._file is None:
             raise JournalError("journal is not open")

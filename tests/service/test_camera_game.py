@@ -18,7 +18,8 @@ import pytest
 
 from farmbox.firmware.rules.dice import ALL_ROLLS, Roll
 from farmbox.firmware.rules.game import GameState
-from farmbox.firmware.box.journal import NAME, decode
+from farmbox.firmware.box.journal import decode
+from farmbox.firmware.games.superfarmer.journal import NAME
 from farmbox.firmware.rules.superfarmer import CLASSIC, settle
 from farmbox.firmware.games.superfarmer.box import Service, dice_watcher
 from farmbox.firmware.games.superfarmer.bot import Bot, play_alone

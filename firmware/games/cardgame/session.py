@@ -29,8 +29,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from farmbox.firmware.box.history import History, NothingToUndo
 from farmbox.firmware.box.journal import Journal, Replay
-from farmbox.firmware.games.superfarmer.actions import History
 from farmbox.firmware.rules.cardgame import (CAT, COLUMN_ORDER, Animal, Card, CardGameError, Farm,
                                      Predator, Scorecard, ScoringOptions, Tally, default_teams,
                                      tally)
@@ -433,39 +433,40 @@ class Timeline(History[TableState | None]):
 
     def preview(self, action: Action) -> TableState | None:
         if action.get("action") == "undo":
-            if not self.history:
-                raise CardGameError("nothing to undo")
-            return self.history[-1]
+            try:
+                return self.undone()
+            except NothingToUndo as exc:
+                raise CardGameError(str(exc)) from None
         return apply(self.state, action)
 
 
 # --- the journal -----------------------------------------------------------------
 
-class CardgameJournal(Journal):
-    """The dice game's journal file format (JSON lines, CRC, fsync) for the card game."""
+@dataclass
+class CardgameReplay(Replay):
+    """What :class:`CardgameJournal` found: the table's timeline (None: no game yet)."""
+
+    table: Timeline = field(default_factory=lambda: Timeline())
+
+    @property
+    def timeline(self) -> Timeline | None:
+        return self.table if self.table.state is not None else None
+
+    def begin(self, action: Action, state: Any) -> None:
+        self.table.begin(action, state)
+
+    def preview(self, action: Action) -> TableState | None:
+        return self.table.preview(action)
+
+    def apply(self, action: Action, new: Any) -> None:
+        self.table.apply(action, new)
+
+
+class CardgameJournal(Journal[CardgameReplay]):
+    """The card game's journal (the box's file format: JSON lines, CRC, fsync)."""
 
     def __init__(self, directory: str | os.PathLike[str], name: str = NAME) -> None:
-        super().__init__(directory, name)
-
-    def append(self, action: Action, state: Any) -> int:  # type: ignore[override]
-        return super().append(action, _Dict(state))
-
-    def _replay(self, progress: Callable[[int, int], None] | None) -> Replay:
-        replay = Replay()
-        timeline = Timeline()
-        self.replay_into(replay, timeline, progress, every=1)
-        replay.timeline = timeline if timeline.state is not None else None
-        return replay
-
-
-class _Dict:
-    """Adapts a state (or None after undoing to the start) to the journal's ``to_dict``."""
-
-    def __init__(self, state: TableState | None) -> None:
-        self.state = state
-
-    def to_dict(self) -> Any:
-        return None if self.state is None else self.state.to_dict()
+        super().__init__(directory, name, CardgameReplay)
 
 
 # --- the session: buttons -> actions -------------------------------------------------

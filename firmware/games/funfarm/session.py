@@ -24,6 +24,7 @@ from __future__ import annotations
 import collections
 import enum
 import logging
+import os
 import queue
 import random
 import time
@@ -31,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from farmbox.firmware.box.journal import Journal
+from farmbox.firmware.box.journal import Journal, Replay
 from farmbox.firmware.box.loop import BoxLoop
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.firmware.rules.funfarm import (
@@ -169,16 +170,12 @@ def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
 
 
 @dataclass
-class FarmReplay:
+class FarmReplay(Replay):
     """What :meth:`FunFarmJournal.open` found."""
 
     state: FarmState | None = None
     players: int = 0
     rules: FunFarmRules | None = None
-    seq: int = 0
-    dropped: int = 0
-    problem: str = ""
-    actions: list[Action] = field(default_factory=list)
 
     def begin(self, action: Action, state: Any) -> None:
         """The file's ``new_game`` record: its rules (deck, tie rule) and its players."""
@@ -186,27 +183,19 @@ class FarmReplay:
         self.players = int(action["players"])
 
     def preview(self, action: Action) -> FarmState:
-        return apply(self.state, action, self.rules).state  # type: ignore[arg-type]
+        if self.rules is None:
+            raise ValueError("a record before the game's new_game record")
+        return apply(self.state, action, self.rules).state
 
     def apply(self, action: Action, new: FarmState) -> None:
         self.state = new
 
 
-class FunFarmJournal(Journal):
-    """The Super Farmer journal's file format and repair, replayed through the Fun Farm rules."""
+class FunFarmJournal(Journal[FarmReplay]):
+    """The box's journal (JSON lines, CRC, fsync, repair), replayed through the Fun Farm rules."""
 
-    def __init__(self, directory: str | Any, name: str = "funfarm.jsonl") -> None:
-        super().__init__(directory, name)
-
-    def open(self, progress: Callable[[int, int], None] | None = None) -> FarmReplay:  # type: ignore[override]
-        """Replay the journal (if any), repair a bad tail, and open it for appending."""
-        replay = super().open(progress)
-        return replay if isinstance(replay, FarmReplay) else FarmReplay()
-
-    def _replay(self, progress: Callable[[int, int], None] | None) -> FarmReplay:  # type: ignore[override]
-        replay = FarmReplay()
-        self.replay_into(replay, replay, progress)
-        return replay
+    def __init__(self, directory: str | os.PathLike[str], name: str = "funfarm.jsonl") -> None:
+        super().__init__(directory, name, FarmReplay)
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,9 @@ An action is a small JSON-ready dict:
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+
+from farmbox.firmware.box.history import History, NothingToUndo
 
 from farmbox.firmware.rules.dice import Roll
 from farmbox.firmware.rules.errors import IllegalAction
@@ -19,7 +21,6 @@ from farmbox.firmware.rules.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import Exchange, Rules, variant
 
 Action = dict[str, Any]
-S = TypeVar("S")
 
 
 def new_game_action(players: int, rules: Rules) -> Action:
@@ -38,26 +39,6 @@ def rules_from(action: Action) -> Rules:
     )
 
 
-class History(Generic[S]):
-    """The current state plus the states before it (for undo); subclasses say how an
-    action leads to a new state (``preview``)."""
-
-    def __init__(self, state: S) -> None:
-        self.state = state
-        self.history: list[S] = []
-
-    def apply(self, action: Action, new: S) -> None:
-        """Make ``new`` (from ``preview`` of ``action``) the current state."""
-        kind = action["action"]
-        if kind == "new_game":
-            self.history = []
-        elif kind == "undo":
-            self.history.pop()
-        else:
-            self.history.append(self.state)
-        self.state = new
-
-
 class Timeline(History[GameState]):
     """The current game state plus the states before it (for undo)."""
 
@@ -67,9 +48,10 @@ class Timeline(History[GameState]):
         if kind == "new_game":
             return new_state(int(action["players"]), rules_from(action))
         if kind == "undo":
-            if not self.history:
-                raise IllegalAction("nothing to undo")
-            return self.history[-1]
+            try:
+                return self.undone()
+            except NothingToUndo as exc:
+                raise IllegalAction(str(exc)) from None
         game = Game(state=self.state)
         if kind == "exchange":
             partner = action.get("partner")

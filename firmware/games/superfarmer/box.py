@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from farmbox.firmware.box.config import Config, load_config, find_config_path
-from farmbox.firmware.box.journal import Journal
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.rules.game import GameState
 from farmbox.firmware.rules.superfarmer import variant
 from farmbox.firmware.games.superfarmer.render import render
@@ -112,7 +112,7 @@ class Service(BoxLoop):
         self.watcher = watcher
         self.on_commit = on_commit
         self.inbox: queue.Queue[Any] = queue.Queue()
-        self.journal = Journal(config.journal.dir)
+        self.journal = SuperFarmerJournal(config.journal.dir)
         self.session: Session | None = None
         self.language = config.ui.language
         self.latencies_ns: collections.deque[int] = collections.deque(maxlen=2000)
