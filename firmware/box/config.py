@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from farmbox.firmware.box import registry
 from farmbox.hw.config import (
     ButtonsConfig, BuzzerConfig, CameraConfig, DisplayConfig, HardwareConfig, HardwareSettings,
     LightsConfig, SettingsError, check_hardware,
@@ -32,12 +33,10 @@ PI_CONFIG_PATH = Path("/etc/farmbox/farmbox.toml")
 #: The packaged default: simulated hardware, used by the demo and the tests.
 DEFAULT_CONFIG_PATH = Path(__file__).with_name("default.toml")
 
-GAME_MODES = ("superfarmer", "funfarm", "cardgame")
+#: The game modes, from the registry (each says how many players it seats).
+GAME_MODES = tuple(registry.MODES)
 VARIANTS = ("classic", "compact")
 LANGUAGES = ("en", "pl")
-#: Players allowed per game mode (Fun Farm seats up to 10 buzzers); Super Farmer's come from
-#: its variant's rules (see :func:`players_range`): classic 1-6 (solitaire), compact 2-6.
-PLAYERS = {"superfarmer": (1, 6), "cardgame": (2, 6), "funfarm": (2, 10)}
 
 
 class ConfigError(ValueError):
@@ -201,13 +200,8 @@ def _typed(where: str, hint: Any, value: Any) -> Any:
 
 
 def players_range(mode: str, variant_name: str = "classic") -> tuple[int, int]:
-    """Fewest and most players of ``mode``; Super Farmer's from its variant's rules."""
-    if mode == "superfarmer" and variant_name in VARIANTS:
-        from farmbox.firmware.rules.superfarmer import variant  # noqa: PLC0415
-
-        rules = variant(variant_name)
-        return rules.min_players, rules.max_players
-    return PLAYERS[mode]
+    """Fewest and most players of ``mode`` (Super Farmer's from its variant's rules)."""
+    return registry.mode(mode).players(variant_name)
 
 
 def _one_of(where: str, value: str, choices: tuple[str, ...], what: str) -> None:
@@ -229,7 +223,7 @@ def _check(c: Config) -> None:
     if not low <= g.players <= high:
         what = f"{g.mode} ({g.variant})" if g.mode == "superfarmer" else g.mode
         raise ConfigError(f"[game] players must be {low}-{high} for {what}, got {g.players}")
-    if g.mode == "funfarm" and g.players > len(b.buzzers):
+    if registry.mode(g.mode).seats_on_buzzers and g.players > len(b.buzzers):
         raise ConfigError(f"[game] players = {g.players} but [buttons] buzzers wires only {len(b.buzzers)}")
     _one_of("[ui] language:", c.ui.language, LANGUAGES, "language")
     if not c.journal.dir:

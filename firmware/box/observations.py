@@ -1,8 +1,12 @@
-"""What the session is told from outside: button presses and what the camera saw."""
+"""What a game is told from outside, one set of types for every game: button presses (the
+buttons' own :class:`~farmbox.hw.buttons.ButtonEvent`, or a :class:`Press` from code), what
+the camera saw (:class:`RollSeen` for Super Farmer's animal dice, :class:`CardsSeen` and
+:class:`DiceSeen` for Fun Farm's cards and colour dice) and the camera's own health
+(:class:`FrameSeen`, :class:`CameraLost`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from farmbox.firmware.rules.dice import Face, Roll
@@ -36,3 +40,49 @@ def as_roll_seen(obs: Any) -> RollSeen:
         if len(faces) != 2:
             raise ValueError(f"a roll has two faces, got {len(faces)}")
     return RollSeen(faces, float(getattr(obs, "confidence", 1.0)), str(getattr(obs, "reason", "")))
+
+
+@dataclass(frozen=True)
+class CardsSeen:
+    """The card reader's ids of the cards face up on the table (any order)."""
+
+    ids: tuple[str, ...]
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """The colour-dice reader: the colour up on each die; both None while they move.
+    ``t_ns`` is when the frame was read (monotonic ns), so buzzes can be judged against it."""
+
+    black: str | None
+    white: str | None
+    confidence: float = 1.0
+    t_ns: int = field(default=0, compare=False)
+
+    @property
+    def moving(self) -> bool:
+        return self.black is None and self.white is None
+
+
+@dataclass(frozen=True)
+class FrameSeen:
+    """The camera delivered a frame (it is alive)."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class CameraLost:
+    """Reading the camera failed (unplugged, read error)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button event injected by code (a bot, the web view), same meaning as a ButtonEvent."""
+
+    name: str
+    kind: str = "press"
+    t_ns: int = 0

@@ -14,6 +14,7 @@ import pytest
 from farmbox.firmware.games.cardgame.demo import enter_round, play_round, tap
 from farmbox.firmware.rules.cardgame import ScoringOptions, score_round
 from farmbox.firmware.games.cardgame.screens import render
+from farmbox.firmware.box.observations import Press
 from farmbox.firmware.games.cardgame.session import CardgameJournal, Phase, Setup, walk
 from farmbox.firmware.games.cardgame.bot import next_move, setup_move
 
@@ -88,7 +89,7 @@ def test_hold_with_nothing_to_undo_is_a_mistake(open_box):
     keeper = start(box, setup)
     assert keeper.state.answers == ()
     keeper.alerts.clear()
-    box.handle("ok", "hold")
+    box.take(Press("ok", "hold"))
     assert keeper.take_alerts() == ["mistake"] and keeper.state.answers == ()
 
 

@@ -14,7 +14,9 @@ import pytest
 from farmbox.firmware.box.config import Config, load_config
 from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
 from farmbox.firmware.games.funfarm.screens import render
-from farmbox.firmware.games.funfarm.session import CardsSeen, DiceSeen, FunFarmJournal, Referee
+from farmbox.firmware.box.observations import CardsSeen, DiceSeen
+from farmbox.firmware.games.funfarm.box import Referee
+from farmbox.firmware.games.funfarm.session import FunFarmJournal
 from farmbox.hw import Hardware, open_hardware
 from farmbox.hw.pins import simulated_pins
 
@@ -66,12 +68,12 @@ class Table:
     def turn(self, card: str) -> None:
         s = self.session.state
         ids = tuple(self.session.rules.deck.cards[c].id for c in s.circle) + (card,)
-        self.referee.inbox.put((CardsSeen(ids), time.monotonic_ns()))
+        self.referee.inbox.put(CardsSeen(ids))
         self.settle()
 
     def roll(self, black: str, white: str) -> None:
-        self.referee.inbox.put((DiceSeen(None, None), time.monotonic_ns()))
-        self.referee.inbox.put((DiceSeen(black, white), time.monotonic_ns()))
+        self.referee.inbox.put(DiceSeen(None, None, t_ns=time.monotonic_ns()))
+        self.referee.inbox.put(DiceSeen(black, white, t_ns=time.monotonic_ns()))
         self.settle()
 
     def downs(self) -> list:

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from farmbox.firmware.cli import CommandError
 from farmbox.firmware.games.funfarm.demo import run_demo
 from farmbox.firmware.rules.funfarm import Phase
 from farmbox.firmware.games.funfarm.session import DiceSeen, Entry
@@ -60,8 +59,8 @@ def test_one_button_fallback_card_and_dice(tmp_path, pins):
 def test_unsure_reading_is_confirmed_on_the_buttons(table):
     s = table.session
     table.turn(s.rules.deck.cards[s.state.draw_pile[0]].id)
-    table.referee.inbox.put((DiceSeen(None, None), 0))
-    table.referee.inbox.put((DiceSeen("blue", "red", 0.5), 0))
+    table.referee.inbox.put(DiceSeen(None, None, t_ns=0))
+    table.referee.inbox.put(DiceSeen("blue", "red", 0.5, t_ns=0))
     table.settle()
     assert s.entry is Entry.BLACK and s.state.phase is Phase.ROLL
     table.button("ok")
@@ -87,7 +86,7 @@ def test_demo_fast_plays_a_whole_game(tmp_path, capsys):
 
 
 def test_demo_refuses_bad_arguments(tmp_path):
-    with pytest.raises(CommandError, match="2-10"):
+    with pytest.raises(ValueError, match="2-10"):
         run_demo(11, 1, True, True, tmp_path / "x.gif")
     with pytest.raises(ValueError, match="does not exist"):  # the demos' shared check
         run_demo(3, 1, True, True, tmp_path / "nope" / "x.gif")
@@ -110,5 +109,5 @@ def test_demo_speaks_polish_when_asked(tmp_path, capsys):
         with Image.open(gifs[language]) as im:
             first = im.convert("L").resize((128, 64), Image.NEAREST).point(lambda v: 255 * (v > 127))
         assert verdict_band(first) == drawn_line(words)
-    with pytest.raises(CommandError, match="--language"):
+    with pytest.raises(ValueError, match="--language"):
         run_demo(3, 1, True, True, tmp_path / "x.gif", language="de")

@@ -61,7 +61,7 @@ def test_same_millisecond_on_the_pins_is_a_tie_and_the_farmer_rolls_again(table)
     else:
         raise AssertionError("eight pushes, never within one millisecond")
     # The dice still lying there do not count again; a new roll does, and the race is new.
-    table.referee.inbox.put((DiceSeen(r.black, r.white), 0))
+    table.referee.inbox.put(DiceSeen(r.black, r.white, t_ns=0))
     table.settle()
     assert table.session.state.phase is Phase.ROLL
     table.roll(r.black, r.white)

@@ -49,7 +49,7 @@ def test_camera_unplugged_shows_the_notice_and_the_buzzers_still_work(table):
     import threading
     import time
 
-    from farmbox.firmware.games.funfarm.box import watch_camera
+    from farmbox.firmware.box.camera import CameraWatcher
     from farmbox.firmware.box.i18n import translator
     import farmbox.firmware.games.superfarmer.screens as sf
     from farmbox.firmware.games.funfarm.screens import render
@@ -61,17 +61,14 @@ def test_camera_unplugged_shows_the_notice_and_the_buzzers_still_work(table):
     table.hw.alert = lambda name: (alerts.append(name), real(name))
     camera = FeedCamera(timeout=0.05)
     camera.unplug()
-    stop = threading.Event()
-    thread = threading.Thread(target=watch_camera, daemon=True, args=(
-        table.referee, camera, TableWatcher(None, None, Stillness()), stop))
-    thread.start()
+    watcher = CameraWatcher(camera, TableWatcher(None, None, Stillness()), table.referee.inbox.put)
+    watcher.start()
     try:
         deadline = time.monotonic() + 3
         while table.session.notice is None and time.monotonic() < deadline:
             table.referee.step(0.02)
     finally:
-        stop.set()
-        thread.join(timeout=2)
+        watcher.stop()
     notice = table.session.notice
     assert notice is not None and notice.kind == "camera_gone" and "unplugged" in notice.detail
     assert render(table.session).tobytes() == sf.camera_gone(translator("en"),

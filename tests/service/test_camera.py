@@ -27,7 +27,7 @@ class FakeClock:
 
 
 class FrameCodeWatcher:
-    """A dice watcher for synthetic frames: pixel (0,0) = 255 is motion, k < 144 is roll k."""
+    """A dice reader for synthetic frames: pixel (0,0) = 255 is motion, k < 144 is roll k."""
 
     def __init__(self) -> None:
         self.last = None
@@ -35,14 +35,14 @@ class FrameCodeWatcher:
     def __call__(self, frame):
         code = int(frame[0, 0, 0])
         if code == self.last:
-            return None
+            return []
         self.last = code
         if code == 255:
-            return RollSeen(None, 0.0, "motion")
+            return [RollSeen(None, 0.0, "motion")]
         if code >= len(ALL_ROLLS):
-            return RollSeen(None, 0.0, "no dice")
+            return [RollSeen(None, 0.0, "no dice")]
         roll = ALL_ROLLS[code]
-        return RollSeen((roll.green, roll.red), 0.99, "ok")
+        return [RollSeen((roll.green, roll.red), 0.99, "ok")]
 
 
 def frame(code: int) -> np.ndarray:

@@ -21,7 +21,7 @@ from farmbox.firmware.rules.game import GameState
 from farmbox.firmware.box.journal import decode
 from farmbox.firmware.games.superfarmer.journal import NAME
 from farmbox.firmware.rules.superfarmer import CLASSIC, settle
-from farmbox.firmware.games.superfarmer.box import Service, dice_watcher
+from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
@@ -76,7 +76,7 @@ def test_a_whole_game_rolled_only_in_front_of_the_camera(config, pins, dice_mode
     empty_table = render_background()
     feed.push(empty_table)
     hw = open_hardware(config, camera=feed)
-    service = Service(config, hardware=hw, notifier=NullNotifier(), watcher=dice_watcher(config))
+    service = Service(config, hardware=hw, notifier=NullNotifier(), watcher=dice_reader(config))
     rolls = 0
     try:
         session = service.start()

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from farmbox.firmware.cli import main
-from farmbox.firmware.cli.device import DemoCamera, demo_dice_model, demo_model_key
+from farmbox.firmware.games.superfarmer.demo import DemoCamera, demo_dice_model, demo_model_key
 from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.games.superfarmer.screens import progress
 from farmbox.hw.camera import CameraGone

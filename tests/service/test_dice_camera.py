@@ -7,7 +7,7 @@ import time
 import pytest
 
 from farmbox.firmware.rules.dice import Face
-from farmbox.firmware.games.superfarmer.box import Service, dice_watcher
+from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.session import Phase
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
@@ -32,7 +32,7 @@ def test_rendered_roll_is_read_and_settled_once(config, pins, dice_model):
     feed = FeedCamera(timeout=0.5)
     feed.push(render_background())
     hw = open_hardware(config, camera=feed)
-    service = Service(config, hardware=hw, notifier=NullNotifier(), watcher=dice_watcher(config))
+    service = Service(config, hardware=hw, notifier=NullNotifier(), watcher=dice_reader(config))
     try:
         session = service.start()
         scene, truth = render_scene(0, setup=0, faces=("sheep", "fox"))

@@ -1,7 +1,5 @@
-"""The card game's scorekeeper on the box, and its demo (``farmbox demo cardgame``).
+"""The card game's demo (``farmbox demo cardgame``).
 
-:class:`CardgameBox` wires the box's hardware to the scorekeeper session: button events in,
-actions to the journal (fsync'ed) and frames to the OLED, alerts to the LEDs and buzzer.
 :func:`run_demo` plays a whole two-round game with the rules engine's bots, then a scripted
 farmer enters each round's numbers on mock buttons; the frames stream to the terminal and to
 an animated GIF, and the box's totals are checked against the engine's.
@@ -22,7 +20,7 @@ from farmbox.firmware.rules.cardgame.bots import make_bot
 from farmbox.firmware.rules.cardgame.game import play_turn
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.firmware.games.cardgame.screens import render
-from farmbox.firmware.box.loop import BoxLoop
+from farmbox.firmware.games.cardgame.box import CardgameBox
 from farmbox.firmware.games.cardgame.session import (CardgameJournal, Phase, Scorekeeper, Setup, winners)
 from farmbox.firmware.games.cardgame.bot import RoundTruth, next_move, setup_move
 
@@ -31,65 +29,6 @@ log = logging.getLogger("farmbox.cardgame")
 BUTTONS = ("prev", "next", "ok", "back")
 #: The bots of the demo, cycled over the seats.
 LINEUP = ("greedy", "spoiler", "random")
-
-
-class CardgameBox(BoxLoop):
-    """One box keeping the card game's score: hardware + journal + scorekeeper."""
-
-    def __init__(self, hardware: Any, journal_dir: str | Path, language: str = "en",
-                 setup: Setup | None = None) -> None:
-        self.hw = hardware
-        self.journal = CardgameJournal(journal_dir)
-        self.language = language
-        self.setup = setup
-        self.keeper: Scorekeeper | None = None
-        self.dropped = 0
-
-    def start(self) -> Scorekeeper:
-        """Replay the journal (resuming the entry where it stopped) and show the screen."""
-        replay = self.journal.open()
-        self.dropped = replay.dropped
-        self.keeper = Scorekeeper(self.setup, self._commit, replay.timeline)
-        if replay.dropped:
-            log.warning("journal: %s", replay.problem)
-            self.keeper.alerts.append("error")
-        self.refresh()
-        return self.keeper
-
-    def _commit(self, action: dict[str, Any], state: Any) -> None:
-        self.journal.append(action, state)
-
-    def handle(self, name: str, kind: str) -> None:
-        """One button event; a refused action is a "mistake" alert, never a crash."""
-        keeper = self.keeper
-        assert keeper is not None, "start() first"
-        if name not in BUTTONS or kind not in ("press", "hold"):
-            return
-        try:
-            (keeper.press if kind == "press" else keeper.hold)(name)
-        except (RulesError, ValueError) as exc:
-            log.warning("refused: %s", exc)
-            keeper.alerts.append("mistake")
-
-    def step(self, timeout: float = 0.05) -> bool:
-        """Handle at most one button event (waiting up to ``timeout`` s); True if one came."""
-        event = self.hw.buttons.get(timeout=timeout)
-        if event is None:
-            return False
-        self.handle(event.name, event.kind)
-        self.refresh()
-        return True
-
-    def refresh(self) -> None:
-        keeper = self.keeper
-        assert keeper is not None
-        for alert in keeper.take_alerts():
-            self.hw.lights.alert(alert)
-            self.hw.buzzer.alert(alert)
-        self.show(self.hw.display, render(keeper, self.language))
-
-    def close(self) -> None:
-        self.journal.close()
 
 
 def simulated_config(journal_dir: str, players: int, fast: bool = True) -> Any:
@@ -215,4 +154,11 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     return 0
 
 
-__all__ = ["CardgameBox", "enter_round", "play_round", "run_demo", "simulated_config", "tap"]
+def main(args: Any, players: int) -> int:
+    """``farmbox demo cardgame``: the exit status."""
+    if args.camera:
+        raise ValueError("--camera: the card game's demo enters numbers on the buttons")
+    return run_demo(players, args.seed, args.fast, args.quiet, args.gif)
+
+
+__all__ = ["CardgameBox", "main", "enter_round", "play_round", "run_demo", "simulated_config", "tap"]

@@ -1,16 +1,16 @@
-"""The Fun Farm box on real (or simulated) hardware: camera -> readers -> referee -> OLED.
+"""The Fun Farm box on real (or simulated) hardware: buzzers + camera -> referee -> OLED.
 
-:class:`TableWatcher` turns camera frames into the referee's observations: while the table
+:func:`table_reader` turns camera frames into the referee's observations: while the table
 moves it says so once (``DiceSeen(None, None)``: the dice are rolling); when it is still
 again it reports the cards on the table (:class:`CardsSeen`) and then the dice
 (:class:`DiceSeen`). So the Farmer turns a card, lets the table settle for a moment, then
-rolls. :func:`serve` runs the whole box until SIGTERM (``farmbox run`` with
-``[game] mode = "funfarm"``), speaking systemd's notify protocol like the Super Farmer
-service (READY once the journal is replayed, STATUS, WATCHDOG, STOPPING).
+rolls. :class:`Referee` is the game on the box's one runtime (:mod:`farmbox.firmware.box.runtime`):
+``farmbox run`` with ``[game] mode = "funfarm"``.
 """
 
 from __future__ import annotations
 
+import collections
 import logging
 import random
 import threading
@@ -18,122 +18,200 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from farmbox.firmware.box.camera import Reader, StillTable
 from farmbox.firmware.box.config import Config
-from farmbox.firmware.games.funfarm.session import CameraLost, CardsSeen, DiceSeen, FunFarmJournal, Referee
-from farmbox.firmware.box.systemd import Notifier, Running, serve_game
+from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
+from farmbox.firmware.box import runtime
+from farmbox.firmware.box.runtime import Box
+from farmbox.firmware.box.systemd import Notifier
+from farmbox.firmware.games.funfarm.screens import render as render_screen
+from farmbox.firmware.games.funfarm.session import (
+    RACE_WAIT_NS, TIE_NS, Action, Buzz, FunFarmJournal, FunFarmSession, player_of,
+)
+from farmbox.firmware.rules.funfarm import FarmState, FunFarmRules
 
 log = logging.getLogger("farmbox.funfarm")
 
 
-class TableWatcher:
-    """Frames in, observations out (a list, maybe empty, per frame)."""
-
-    def __init__(self, read_cards: Callable[[Any], list[str]] | None,
-                 read_dice: Callable[[Any], DiceSeen] | None, stillness: Any) -> None:
-        self.read_cards = read_cards
-        self.read_dice = read_dice
-        self.stillness = stillness
-        self._moving = False
-
-    def __call__(self, frame: Any) -> list[Any]:
-        fresh = self.stillness.update(frame)
-        if self.stillness.change > self.stillness.threshold:
-            if not self._moving:
-                self._moving = True
-                return [DiceSeen(None, None)]
-            return []
-        self._moving = False
-        if not fresh:
-            return []
-        out: list[Any] = []
-        if self.read_cards is not None:
-            out.append(CardsSeen(tuple(self.read_cards(frame))))
-        if self.read_dice is not None:
-            out.append(self.read_dice(frame))
-        return out
-
-
-def table_watcher(config: Config) -> TableWatcher | None:
+def table_reader(config: Config) -> StillTable | None:
     """The readers ``[vision] cards_model`` and ``colour_dice_model`` name (None: no models,
     the Farmer enters cards and dice on the buttons)."""
     v = config.vision
     if not v.cards_model and not v.colour_dice_model:
         return None
-    from farmbox.vision.dice import Stillness  # noqa: PLC0415 (cv2 is heavy)
+    from farmbox.vision.dice import Stillness  # cv2 is heavy: load on use
 
     read_cards = read_dice = None
     if v.cards_model:
-        from farmbox.vision.cards import CardReader, load_model  # noqa: PLC0415
+        from farmbox.vision.cards import CardReader, load_model
 
         reader = CardReader(load_model(v.cards_model))
-        read_cards = lambda frame: [r.id for r in reader.read(frame) if r.id]  # noqa: E731
+
+        def read_cards(frame: Any) -> list[str]:
+            return [r.id for r in reader.read(frame) if r.id]
     if v.colour_dice_model:
-        from farmbox.vision import colour_dice  # noqa: PLC0415
+        from farmbox.vision import colour_dice
 
         model = colour_dice.load_model(v.colour_dice_model)
 
         def read_dice(frame: Any) -> DiceSeen:
             r = colour_dice.read_frame(model, frame)
-            return DiceSeen(r.dice.get("black"), r.dice.get("white"), r.confidence)
+            return DiceSeen(r.dice.get("black"), r.dice.get("white"), r.confidence,
+                            time.monotonic_ns())
     return TableWatcher(read_cards, read_dice, Stillness())
 
 
-def watch_camera(referee: Referee, camera: Any, watcher: TableWatcher, stop: threading.Event,
-                 interval: float = 0.1) -> None:
-    """Read frames until ``stop``; every observation goes to the referee's inbox."""
-    from farmbox.hw.camera import CameraGone  # noqa: PLC0415
+def TableWatcher(read_cards: Callable[[Any], list[str]] | None,  # noqa: N802 (a factory)
+                 read_dice: Callable[[Any], DiceSeen] | None, stillness: Any) -> StillTable:
+    """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves."""
 
-    while not stop.is_set():
-        started = time.monotonic()
-        try:
-            frame = camera.read()
-            for obs in watcher(frame):
-                referee.inbox.put((obs, time.monotonic_ns()))
-        except CameraGone as exc:
-            log.warning("camera: %s", exc)
-            referee.inbox.put((CameraLost(str(exc)), time.monotonic_ns()))
-            stop.wait(0.25)
-            continue
-        except Exception as exc:  # a reader bug must not stop the camera
-            log.warning("table reader: %s", exc)
-        stop.wait(max(0.0, interval - (time.monotonic() - started)))
+    def still(frame: Any) -> list[Any]:
+        out: list[Any] = []
+        if read_cards is not None:
+            out.append(CardsSeen(tuple(read_cards(frame))))
+        if read_dice is not None:
+            out.append(read_dice(frame))
+        return out
+
+    return StillTable(stillness, lambda: [DiceSeen(None, None, 1.0, time.monotonic_ns())], still)
+
+
+class Referee(Box):
+    """Buzzers + observations -> session -> display, LEDs and buzzer.
+
+    ``hardware`` needs ``.buttons`` (a :class:`farmbox.hw.buttons.ButtonPanel`: its ``down``
+    events are switched on here), ``.alert(name)`` and ``.display.show(image)``; ``render``
+    turns the session into a frame. The journal is replayed here, so the referee is ready to
+    step at once; camera readings arrive on :attr:`inbox`.
+    """
+
+    def __init__(self, hardware: Any, render: Callable[[FunFarmSession], Any],
+                 journal: FunFarmJournal, players: int, rules: FunFarmRules | None = None,
+                 camera: bool = False, rng: random.Random | None = None,
+                 notifier: Notifier | None = None, reader: Reader | None = None) -> None:
+        super().__init__(hardware, notifier=notifier, reader=reader)
+        self.render = render
+        self.journal = journal
+        hardware.buttons.down_events = True
+        replay = journal.open()
+        if replay.state is not None and replay.rules is not None:
+            self.session = FunFarmSession(replay.players, replay.rules, self._commit,
+                                          camera=camera, state=replay.state, rng=rng)
+            log.info("resumed Fun Farm game at record %d", replay.seq)
+        else:
+            self.session = FunFarmSession(players, rules or FunFarmRules(), self._commit,
+                                          camera=camera, rng=rng)
+        if replay.dropped:
+            self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
+        #: Button events read while gathering a race but belonging after it.
+        self._pending: collections.deque[Any] = collections.deque()
+        self.refresh()
+
+    def game(self) -> FunFarmSession:
+        return self.session
+
+    def _commit(self, action: Action, state: FarmState) -> None:
+        self.journal.append(action, state)
+
+    def next_event(self, timeout: float) -> Any:
+        if self._pending and self.inbox.empty():
+            return self._pending.popleft()
+        return super().next_event(timeout)
+
+    def handle(self, item: Any, now: float) -> None:
+        """One observation, or one button event (a buzz race as a whole)."""
+        if isinstance(item, CardsSeen):
+            self.session.cards_seen(item)
+        elif isinstance(item, DiceSeen):
+            self.session.dice_seen(item, item.t_ns)
+        elif isinstance(item, CameraLost):
+            self.session.camera_lost(item.reason, now)
+        elif hasattr(item, "kind") and hasattr(item, "name"):
+            self._button(item)
+
+    def _button(self, ev: Any) -> None:
+        player = player_of(ev.name)
+        if player is None:
+            if ev.kind == "press":
+                self.session.press(ev.name, ev.t_ns)
+            elif ev.kind == "hold":
+                self.session.hold(ev.name, ev.t_ns)
+            return
+        if ev.kind != "down":
+            return
+        # Gather every push of the same millisecond: wait out the window if it is still
+        # open (callbacks may queue slightly late), and take what is queued from inside it.
+        pushes = [Buzz(ev.t_ns, player)]
+        later: list[Any] = []
+        deadline = ev.t_ns + TIE_NS + RACE_WAIT_NS
+        while True:
+            left = deadline - time.monotonic_ns()
+            more = (self._pending.popleft() if self._pending
+                    else self.hw.buttons.get(timeout=max(left, 0) / 1e9))
+            if more is None:
+                break
+            if more.t_ns >= deadline:
+                self._pending.appendleft(more)
+                break
+            p = player_of(more.name)
+            if p is not None and more.kind == "down":
+                pushes.append(Buzz(more.t_ns, p))
+            elif p is None:
+                later.append(more)
+        self.session.buzzes(pushes)
+        for other in later:
+            try:
+                self._button(other)
+            except ValueError as exc:  # one refused press must not lose the others
+                log.warning("refused: %s", exc)
+                self.refused(str(exc))
+
+    def refused(self, problem: str) -> None:
+        self.session.alerts.append("mistake")
+
+    def tick(self, now: float) -> None:
+        self.session.tick(now)
+
+    def take_alerts(self) -> list[str]:
+        return self.session.take_alerts()
+
+    def frame(self) -> Any:
+        return self.render(self.session)
+
+    def end(self) -> None:
+        self.journal.close()
+
+    def status(self) -> str:
+        """The one-line STATUS for systemd: round, phase, cards caught (or the winner)."""
+        st = self.session.state
+        if st.over and st.winner is not None:
+            return f"game over, player {st.winner + 1} won with {st.scores[st.winner]} cards"
+        return (f"round {st.round}, {st.phase.value}, {len(st.draw_pile)} cards to turn, "
+                f"caught {'/'.join(map(str, st.scores))}")
 
 
 def status(referee: Referee) -> str:
-    """The one-line STATUS for systemd: round, phase, cards caught (or the winner)."""
-    st = referee.session.state
-    if st.over and st.winner is not None:
-        return f"game over, player {st.winner + 1} won with {st.scores[st.winner]} cards"
-    return (f"round {st.round}, {st.phase.value}, {len(st.draw_pile)} cards to turn, "
-            f"caught {'/'.join(map(str, st.scores))}")
+    """The referee's STATUS line (see :meth:`Referee.status`)."""
+    return referee.status()
+
+
+def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = None) -> Referee:
+    """The Fun Farm referee on ``config``'s hardware (opened here unless given)."""
+    from farmbox.hw import open_hardware
+
+    hw = hardware if hardware is not None else open_hardware(config)
+    reader = table_reader(config) if hw.camera is not None else None
+    language = config.ui.language
+    referee = Referee(hw, lambda s: render_screen(s, language), FunFarmJournal(config.journal.dir),
+                      config.game.players, FunFarmRules(), camera=reader is not None,
+                      rng=random.Random(), notifier=notifier, reader=reader)
+    referee._own_hw = hardware is None
+    log.info("Fun Farm for %d players, record %d", referee.session.state.players,
+             referee.journal.seq)
+    return referee
 
 
 def serve(config: Config, hardware: Any = None, stop: threading.Event | None = None,
           notifier: Notifier | None = None) -> int:
     """Run the referee on ``config``'s hardware until SIGTERM/SIGINT (or ``stop``)."""
-    from farmbox.firmware.rules.funfarm import FunFarmRules  # noqa: PLC0415
-    from farmbox.firmware.games.funfarm.screens import render  # noqa: PLC0415
-
-    def start(hw: Any, stop: threading.Event) -> Running:
-        watcher = table_watcher(config) if hw.camera is not None else None
-        language = config.ui.language
-        referee = Referee(hw, lambda s: render(s, language), FunFarmJournal(config.journal.dir),
-                          config.game.players, FunFarmRules(), camera=watcher is not None,
-                          rng=random.Random())
-        log.info("Fun Farm for %d players, record %d", referee.session.state.players,
-                 referee.journal.seq)
-        camera = None
-        if watcher is not None:
-            camera = threading.Thread(target=watch_camera, args=(referee, hw.camera, watcher,
-                                                                 stop), name="camera", daemon=True)
-            camera.start()
-
-        def close() -> None:
-            stop.set()
-            if camera is not None:
-                camera.join(timeout=2)
-            referee.close()
-
-        return Running(referee.step, lambda: status(referee), close)
-
-    return serve_game(config, start, hardware, stop, notifier)
+    return runtime.serve(open_box(config, hardware, notifier), stop)

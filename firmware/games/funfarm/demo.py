@@ -15,6 +15,7 @@ Every OLED frame goes to the terminal (unless ``quiet``) and to an animated GIF.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import shutil
@@ -24,11 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from farmbox.firmware.cli import CommandError
 from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.i18n import LANGUAGES
 from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
-from farmbox.firmware.games.funfarm.session import CardsSeen, DiceSeen, Entry, FunFarmJournal, Referee
+from farmbox.firmware.box.observations import CardsSeen, DiceSeen
+from farmbox.firmware.games.funfarm.box import Referee
+from farmbox.firmware.games.funfarm.session import Entry, FunFarmJournal
 
 #: Bot behaviour per round (probabilities) and reaction times (ms).
 FALSE_START = 0.03
@@ -118,9 +120,9 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     from farmbox.hw.pins import simulated_pins  # noqa: PLC0415
 
     if not 2 <= players <= 10:
-        raise CommandError(f"--players must be 2-10 for Fun Farm, got {players}")
+        raise ValueError(f"--players must be 2-10 for Fun Farm, got {players}")
     if language not in LANGUAGES:
-        raise CommandError(f"--language must be {' or '.join(LANGUAGES)}, got {language!r}")
+        raise ValueError(f"--language must be {' or '.join(LANGUAGES)}, got {language!r}")
     check_gif_path(gif_path)
     vision = (not fast) if vision is None else vision
     stream = FrameStream(quiet, pause=0.0 if fast else 0.03)
@@ -192,7 +194,7 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
                 circle = tuple(rules.deck.cards[c].id for c in s.circle)
                 seen = (cards_eye.look(circle, card) if cards_eye is not None
                         else CardsSeen(circle + (card,)))
-                referee.inbox.put((seen, time.monotonic_ns()))
+                referee.inbox.put(seen)
                 _settle(referee)
                 tally.cards += 1
                 tally.cards_read += session.state.phase is Phase.ROLL
@@ -209,11 +211,11 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
         _push(pins, [p for p in session.state.contenders if rng.random() < FALSE_START],
               fast, referee)
         roll = random_roll(rules, rng)
-        referee.inbox.put((DiceSeen(None, None), time.monotonic_ns()))  # the dice tumble
+        referee.inbox.put(DiceSeen(None, None, t_ns=time.monotonic_ns()))  # the dice tumble
         seen = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
         race = _reactions(session.state, rules, roll, rng)
         lead_ms = race[0][0] if race and fast else 0.0
-        referee.inbox.put((seen, time.monotonic_ns() - int(lead_ms * 1e6)))
+        referee.inbox.put(dataclasses.replace(seen, t_ns=time.monotonic_ns() - int(lead_ms * 1e6)))
         _settle(referee)
         tally.rolls += 1
         tally.rolls_read += session.state.phase is Phase.CATCH and session.state.roll == roll
@@ -309,3 +311,9 @@ def _settle(referee: Referee) -> None:
 def _pause(fast: bool, seconds: float) -> None:
     if not fast:
         time.sleep(seconds)
+
+
+def main(args: Any, players: int) -> int:
+    """``farmbox demo funfarm``: the exit status."""
+    return run_demo(players, args.seed, args.fast, args.quiet, args.gif,
+                    vision=args.camera, language=args.language)

@@ -359,7 +359,7 @@ def scenes(language: str = "en") -> dict[str, Image.Image]:
 
 
 def DiceSeen_moving():  # noqa: N802  (a tiny factory kept next to its one use)
-    from farmbox.firmware.games.funfarm.session import DiceSeen
+    from farmbox.firmware.box.observations import DiceSeen
 
     return DiceSeen(None, None)
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from farmbox.firmware.box.journal import Journal, Replay
-from farmbox.firmware.box.loop import BoxLoop
+from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.firmware.rules.funfarm import (
     ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
@@ -59,34 +59,6 @@ Commit = Callable[[Action, FarmState], None]
 
 # ---------------------------------------------------------------------------
 # What the session is told
-
-
-@dataclass(frozen=True)
-class CardsSeen:
-    """The card reader's ids of the cards face up on the table (any order)."""
-
-    ids: tuple[str, ...]
-    confidence: float = 1.0
-
-
-@dataclass(frozen=True)
-class DiceSeen:
-    """The colour-dice reader: the colour up on each die; both None while they move."""
-
-    black: str | None
-    white: str | None
-    confidence: float = 1.0
-
-    @property
-    def moving(self) -> bool:
-        return self.black is None and self.white is None
-
-
-@dataclass(frozen=True)
-class CameraLost:
-    """Reading the camera failed (unplugged, read error)."""
-
-    reason: str
 
 
 @dataclass(frozen=True, order=True)
@@ -454,10 +426,6 @@ class FunFarmSession:
         return out
 
 
-# ---------------------------------------------------------------------------
-# The loop on the box (hardware duck-typed: buttons.get, alert, display.show)
-
-
 def player_of(button: str) -> int | None:
     """``player3`` -> 2; other names -> None."""
     if button.startswith("player") and button[6:].isdigit():
@@ -465,108 +433,6 @@ def player_of(button: str) -> int | None:
     return None
 
 
-class Referee(BoxLoop):
-    """Buttons + observations -> session -> display, LEDs and buzzer.
-
-    ``hardware`` needs ``.buttons`` (a :class:`farmbox.hw.buttons.ButtonPanel`: its ``down`` events
-    are switched on here), ``.alert(name)`` and ``.display.show(image)``; ``render`` turns the
-    session into a frame. Camera readings arrive on :attr:`inbox` as ``(observation, t_ns)``.
-    """
-
-    def __init__(self, hardware: Any, render: Callable[[FunFarmSession], Any],
-                 journal: FunFarmJournal, players: int, rules: FunFarmRules | None = None,
-                 camera: bool = False, rng: random.Random | None = None) -> None:
-        self.hw = hardware
-        self.render = render
-        self.journal = journal
-        self.inbox: queue.Queue[tuple[Any, int]] = queue.Queue()
-        hardware.buttons.down_events = True
-        replay = journal.open()
-        if replay.state is not None:
-            self.session = FunFarmSession(replay.players, replay.rules, self._commit,
-                                          camera=camera, state=replay.state, rng=rng)
-            log.info("resumed Fun Farm game at record %d", replay.seq)
-        else:
-            self.session = FunFarmSession(players, rules or FunFarmRules(), self._commit,
-                                          camera=camera, rng=rng)
-        if replay.dropped:
-            self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
-        #: Button events read while gathering a race but belonging after it.
-        self._pending: collections.deque[Any] = collections.deque()
-        self.refresh()
-
-    def _commit(self, action: Action, state: FarmState) -> None:
-        self.journal.append(action, state)
-
-    def step(self, timeout: float = 0.05) -> bool:
-        """Handle one observation or one button event (a buzz race as a whole)."""
-        try:
-            obs, t_ns = self.inbox.get_nowait()
-        except queue.Empty:
-            ev = self._pending.popleft() if self._pending else self.hw.buttons.get(timeout=timeout)
-            if ev is None:
-                return False
-            self._button(ev)
-        else:
-            if isinstance(obs, CardsSeen):
-                self._safely(self.session.cards_seen, obs)
-            elif isinstance(obs, DiceSeen):
-                self._safely(self.session.dice_seen, obs, t_ns)
-            elif isinstance(obs, CameraLost):
-                self.session.camera_lost(obs.reason, time.monotonic())
-        self.refresh()
-        return True
-
-    def _button(self, ev: Any) -> None:
-        player = player_of(ev.name)
-        if player is None:
-            if ev.kind == "press":
-                self._safely(self.session.press, ev.name, ev.t_ns)
-            elif ev.kind == "hold":
-                self._safely(self.session.hold, ev.name, ev.t_ns)
-            return
-        if ev.kind != "down":
-            return
-        # Gather every push of the same millisecond: wait out the window if it is still
-        # open (callbacks may queue slightly late), and take what is queued from inside it.
-        pushes = [Buzz(ev.t_ns, player)]
-        later: list[Any] = []
-        deadline = ev.t_ns + TIE_NS + RACE_WAIT_NS
-        while True:
-            left = deadline - time.monotonic_ns()
-            more = (self._pending.popleft() if self._pending
-                    else self.hw.buttons.get(timeout=max(left, 0) / 1e9))
-            if more is None:
-                break
-            if more.t_ns >= deadline:
-                self._pending.appendleft(more)
-                break
-            p = player_of(more.name)
-            if p is not None and more.kind == "down":
-                pushes.append(Buzz(more.t_ns, p))
-            elif p is None:
-                later.append(more)
-        self._safely(self.session.buzzes, pushes)
-        for other in later:
-            self._button(other)
-
-    def _safely(self, fn: Callable[..., None], *args: Any) -> None:
-        try:
-            fn(*args)
-        except (ValueError, RulesError) as exc:  # an illegal action from the table: refuse it
-            log.warning("refused: %s", exc)
-            self.session.alerts.append("mistake")
-
-    def refresh(self) -> None:
-        self.session.tick(time.monotonic())
-        for alert in self.session.take_alerts():
-            self.hw.alert(alert)
-        self.show(self.hw.display, self.render(self.session))
-
-    def close(self) -> None:
-        self.journal.close()
-
-
 __all__ = ["CONFIDENT", "TIE_NS", "Buzz", "CameraLost", "CardsSeen", "DiceSeen", "Entry", "FarmReplay",
-           "FunFarmJournal", "FunFarmSession", "Referee", "Verdict", "apply", "first_buzz",
+           "FunFarmJournal", "FunFarmSession", "Verdict", "apply", "first_buzz",
            "new_game_action", "player_of", "races", "rules_from"]

@@ -1,0 +1,213 @@
+"""The one runtime every game shares: events in, the game, frames and alerts out, systemd told.
+
+A game's box is a :class:`Box` subclass that says what an event does (:meth:`Box.handle`),
+what the screen shows (:meth:`Box.frame`), which alerts are due and its one-line status;
+the loop, the camera watcher, the refusal of illegal actions, the OLED refresh, the LEDs and
+buzzer, and the systemd lifecycle (READY once the journal is replayed, STATUS, WATCHDOG,
+STOPPING) are here, once. :func:`serve` is the life of ``farmbox run`` for any game mode.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from farmbox.firmware.box.camera import CameraWatcher, Reader
+from farmbox.firmware.box.events import EventStream
+from farmbox.firmware.box.systemd import Notifier, SystemdLink, stop_on_sigterm
+from farmbox.firmware.rules.errors import RulesError
+from farmbox.hw import Hardware, open_hardware
+from farmbox.hw.config import HardwareSettings
+
+log = logging.getLogger("farmbox")
+
+
+class Box:
+    """One game on the box's hardware. Subclasses fill in the game's part:
+
+    - :meth:`begin`: replay the journal and set the game up (called by :meth:`start`);
+    - :meth:`handle`: one event (a button, a camera observation); a ValueError it raises
+      is an illegal action from the table: refused with a "mistake" alert, never a crash;
+    - :meth:`tick`, :meth:`frame`, :meth:`take_alerts`, :meth:`status`.
+    """
+
+    #: Camera frames are read at most this often (s).
+    FRAME_INTERVAL = 0.1
+    #: False: the game does not look at the table (the camera is left closed to others).
+    USES_CAMERA = True
+
+    def __init__(self, hardware: Hardware | None = None, *,
+                 settings: HardwareSettings | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 notifier: Notifier | None = None,
+                 reader: Reader | None = None) -> None:
+        self.hw: Any = hardware
+        self._settings = settings
+        self._own_hw = hardware is None
+        self.clock = clock
+        self.systemd = SystemdLink(notifier)
+        #: The camera's reader (frames -> observations); None: the camera is only watched.
+        self.watcher = reader
+        #: Observations and injected events, handled before the buttons.
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        #: What happened, for everyone who follows the game (web view, MQTT).
+        self.events = EventStream()
+        #: Button edge to frame shown (ns), the last 2,000.
+        self.latencies_ns: collections.deque[int] = collections.deque(maxlen=2000)
+        self._stop = threading.Event()
+        self._camera: CameraWatcher | None = None
+        self._last: bytes | None = None
+
+    # -- the game's part --------------------------------------------------------
+    def begin(self) -> None:
+        """Replay the journal and set the game up (the hardware is open)."""
+
+    def handle(self, item: Any, now: float) -> None:
+        """One event: a button event or an observation."""
+        raise NotImplementedError
+
+    def tick(self, now: float) -> None:
+        """Time passed (notices expire, races close)."""
+
+    def frame(self) -> Any:
+        """The screen as it is now (a 128x64 mode "1" image)."""
+        raise NotImplementedError
+
+    def take_alerts(self) -> list[str]:
+        """Alerts due (fox, wolf, dog, mistake, ...), each once."""
+        return []
+
+    def refused(self, problem: str) -> None:
+        """An illegal action from the table was refused."""
+
+    def status(self) -> str:
+        """The one-line STATUS for systemd."""
+        return ""
+
+    # -- start and stop ---------------------------------------------------------
+    def open(self) -> None:
+        """Open the hardware unless it was given."""
+        if self.hw is None:
+            if self._settings is None:
+                raise ValueError("a box needs hardware or the settings to open it")
+            self.hw = open_hardware(self._settings)
+
+    def start(self) -> object:
+        """Open the hardware, :meth:`begin` the game, show it, start the camera, READY=1;
+        returns what the game says it is (its session)."""
+        stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
+        self.open()
+        self.begin()
+        self.refresh()
+        if self.USES_CAMERA and self.hw.camera is not None:
+            self._camera = CameraWatcher(self.hw.camera, self.watcher, self.inbox.put,
+                                         self.FRAME_INTERVAL)
+            self._camera.start()
+        self.systemd.ready(self.clock(), self.status())
+        return self.game()
+
+    def game(self) -> object:
+        """The game's session (what :meth:`start` returns)."""
+        return None
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def close(self) -> None:
+        """Stop the camera, let the game close its journal, close hardware this box opened."""
+        self._stop.set()
+        if self._camera is not None:
+            self._camera.stop()
+        self.end()
+        if self._own_hw and self.hw is not None:
+            self.hw.close()
+
+    def end(self) -> None:
+        """Close the game's own resources (its journal)."""
+
+    # -- the loop -----------------------------------------------------------------
+    def next_event(self, timeout: float) -> Any:
+        """The next observation or injected event, else the next button event (waiting up
+        to ``timeout`` s); None if nothing came."""
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            return self.hw.buttons.get(timeout=timeout)
+
+    def step(self, timeout: float = 0.05) -> bool:
+        """Handle at most one event (waiting up to ``timeout`` s); True if one was handled."""
+        item = self.next_event(timeout)
+        now = self.clock()
+        if item is not None:
+            self.take(item, now)
+        self.tick(now)
+        pressed = getattr(item, "t_ns", 0) if getattr(item, "kind", "") in ("press", "hold") else 0
+        self.refresh(pressed)
+        self.systemd.ping(now)
+        return item is not None
+
+    def take(self, item: Any, now: float | None = None) -> bool:
+        """:meth:`handle` one event; an illegal action (ValueError) is refused with the
+        game's :meth:`refused`, never a crash. False when it was refused."""
+        try:
+            self.handle(item, self.clock() if now is None else now)
+        except (RulesError, ValueError) as exc:  # illegal at the table: refuse, go on
+            log.warning("refused: %s", exc)
+            self.refused(str(exc))
+            return False
+        return True
+
+    def drain(self) -> int:
+        """Handle every event already queued; returns how many there were."""
+        n = 0
+        while self.step(timeout=0):
+            n += 1
+        return n
+
+    def run(self) -> int:
+        """Loop until SIGTERM/SIGINT (or :meth:`stop`); the exit status 0."""
+        try:
+            while not self._stop.is_set():
+                self.step(0.05)
+        except KeyboardInterrupt:
+            pass
+        self.systemd.stopping()
+        return 0
+
+    # -- output -------------------------------------------------------------------
+    def show(self, image: Any) -> None:
+        """Send ``image`` to the display unless it is the frame shown last."""
+        data = image.tobytes()
+        if data != self._last:
+            self.hw.display.show(image)
+            self._last = data
+
+    def refresh(self, t_ns: int = 0) -> None:
+        """Alerts to the LEDs and buzzer, the frame to the OLED, the status to systemd."""
+        for alert in self.take_alerts():
+            self.hw.alert(alert)
+        self.show(self.frame())
+        if t_ns:
+            self.latencies_ns.append(time.monotonic_ns() - t_ns)
+        self.systemd.status(self.status())
+
+
+def serve(box: Box, stop: threading.Event | None = None) -> int:
+    """The life of ``farmbox run``: start ``box`` (journal replayed, READY), loop until
+    SIGTERM/SIGINT (or ``stop``), close it; the exit status."""
+    if stop is not None:
+        box._stop = stop
+    try:
+        box.start()
+        return box.run()
+    finally:
+        box.close()
