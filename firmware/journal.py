@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from farmbox.firmware.rules.errors import RulesError
-from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.session.actions import Action, Timeline, rules_from
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from typing import Any
 
 from farmbox.firmware.config import Config, load_config, find_config_path
 from farmbox.firmware.journal import Journal
-from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer import variant
 from farmbox.firmware.screens import render
 from farmbox.firmware.screens import superfarmer as screens

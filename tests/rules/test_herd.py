@@ -3,7 +3,7 @@
 import pytest
 
 from farmbox.firmware.rules.errors import InvalidHerd
-from farmbox.firmware.rules.herd import ANIMALS, Animal, Herd, single
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Animal, Herd, single
 
 
 def test_parse_and_print_round_trip():

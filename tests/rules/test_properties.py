@@ -5,9 +5,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmbox.firmware.rules.dice import ALL_ROLLS
-from farmbox.firmware.rules.game import Game
-from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.game import Game
+from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import (
     VARIANTS, IllegalExchange, apply_exchange, legal_exchanges, settle)
 

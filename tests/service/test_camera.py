@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from farmbox.firmware.i18n import translator
-from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.screens import superfarmer as screens
 from farmbox.firmware.service import Service
 from farmbox.firmware.session.observations import RollSeen

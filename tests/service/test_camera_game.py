@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.rules.dice import ALL_ROLLS, Roll
-from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.journal import NAME, decode
 from farmbox.firmware.rules.superfarmer import CLASSIC, settle
 from farmbox.firmware.service import Service, dice_watcher

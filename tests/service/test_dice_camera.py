@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from farmbox.firmware.rules.dice import Face
+from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.firmware.service import Service, dice_watcher
 from farmbox.firmware.session.superfarmer import Phase
 from farmbox.hw import open_hardware

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from farmbox.firmware.journal import Journal, decode, encode
-from farmbox.firmware.rules.dice import ALL_ROLLS
-from farmbox.firmware.rules.game import new_state
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.game import new_state
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
 from farmbox.firmware.session.actions import Timeline, new_game_action
 

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from .errors import InvalidHerd
+from ..errors import InvalidHerd
 
 
 class Animal(enum.IntEnum):
@@ -85,7 +85,9 @@ class Herd:
         return cls.from_mapping(counts)
 
     @classmethod
-    def from_mapping(cls, counts: Mapping[str | Animal, int]) -> "Herd":
+    def from_mapping(cls, counts: Mapping[str, int] | Mapping[Animal, int]
+                     | Mapping[str | Animal, int]) -> "Herd":
+        """``Herd.from_mapping({"rabbit": 3})``; keys are names or :class:`Animal`."""
         values = [0] * 7
         for key, n in counts.items():
             animal = key if isinstance(key, Animal) else Animal.from_key(str(key))

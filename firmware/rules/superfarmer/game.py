@@ -1,6 +1,6 @@
 """A game of Super Farmer for 1-6 farms: turn order, one exchange per turn, undo.
 
->>> from farmbox.firmware.rules.dice import Roll
+>>> from farmbox.firmware.rules.superfarmer.dice import Roll
 >>> g = Game(2)
 >>> _ = g.roll(Roll.parse("rabbit,rabbit"))
 >>> str(g.state.farms[0]), g.state.current
@@ -13,20 +13,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .dice import Roll
-from .errors import IllegalAction, IllegalExchange, InvalidState
+from ..errors import IllegalAction, IllegalExchange, InvalidState
 from .herd import ANIMALS, Animal, Herd
-from .superfarmer import (
-    CLASSIC,
-    Event,
-    EventKind,
-    Exchange,
-    Rules,
-    Settlement,
-    apply_exchange,
-    legal_exchanges,
-    settle,
-    variant,
-)
+from .exchanges import Exchange, apply_exchange, legal_exchanges
+from .settle import Event, EventKind, Settlement, settle
+from .variants import CLASSIC, Rules, variant
 
 
 @dataclass(frozen=True)
