@@ -17,7 +17,7 @@ from farmbox.firmware.rules.cardgame.teams import default_teams
 from farmbox.firmware.rules.cardgame.tournament import Standings, lineup, tournament
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("cardgame", help="Super Farmer: The Card Game: scorekeeper and bots")
     csub = p.add_subparsers(dest="action", metavar="ACTION")
     csub.required = True
@@ -181,7 +181,7 @@ def describe(t: Tally) -> list[str]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]
@@ -196,7 +196,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for seats, result in tqdm(games, total=args.games, desc="games", unit="game",
                               file=sys.stderr):
         standings.record(seats, result)
-    summary = standings.as_dict()
+    summary: dict[str, Any] = standings.as_dict()
     summary.update(players=args.players, seed=args.seed, predators=args.predators,
                    advanced_water=args.advanced_water, teams=[list(t) for t in teams])
     if args.json:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from farmbox.firmware.rules.superfarmer import (
-    CLASSIC, VARIANTS, Herd, Roll, Rules, settle, variant)
+    ANIMALS, CLASSIC, VARIANTS, Herd, Roll, Rules, settle, variant)
 from farmbox.firmware.rules.superfarmer.odds import odds
 from farmbox.firmware.rules.superfarmer.simulate import settle_sample
 from farmbox.firmware.rules.superfarmer.strategies import Strategy
@@ -31,7 +31,7 @@ def _add_variant(p: argparse.ArgumentParser) -> None:
                    help="rule set (default: classic)")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("odds", help="exact odds of one roll for a farm")
     p.add_argument("herd", metavar="HERD", help="e.g. rabbit=6,sheep=1 ('' is an empty farm)")
     p.add_argument("--stock", metavar="HERD", help="main herd (default: endless, as seed 004)")
@@ -132,7 +132,7 @@ def solve_progress(rules: Rules) -> Iterator[Callable[[float], None]]:
 
     Nothing is shown when the model is read from a table (the solver is never called).
     """
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
     bar: Any = None
 
@@ -199,6 +199,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with tqdm(total=args.games, unit="game", file=sys.stderr, leave=False,
               mininterval=0.25, disable=None) as bar:
         t0, c0 = time.perf_counter(), time.process_time()
+        out: dict[str, Any]
         if args.players == 1:
             solo = simulate_solitaire(strategies[0], args.games, rules, rng, progress=bar.update)
             out = solo.timed(time.perf_counter() - t0, time.process_time() - c0).as_dict()
@@ -246,5 +247,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
               + (f" (without the exchange {float(a.gain_without):.3f})" if a.exchange else ""))
     if a.capped:
         print("note: counts above the model's caps count as capped ("
-              + ", ".join(f"{k}<={v}" for k, v in a.as_dict()["model"]["caps"].items()) + ")")
+              + ", ".join(f"{animal.key}<={cap}" for animal, cap in zip(ANIMALS, a.caps)) + ")")
     return 0

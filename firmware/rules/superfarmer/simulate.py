@@ -19,7 +19,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Any, Union
 
 from .dice import ALL_ROLLS, Roll
 from .exchanges import apply_exchange
@@ -76,7 +76,7 @@ class SolitaireResult:
     def games_per_cpu_second(self) -> float:
         return self.games / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         t = sorted(self.turns)
         return {
             "variant": self.variant, "players": 1, "strategy": self.strategy,
@@ -225,7 +225,7 @@ class TableResult:
         n = max(1, self.games)
         return {s: wins[s] / (n * seats[s]) for s in seats}
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "players": len(self.strategies),
             "strategies": self.strategies, "games": self.games,
