@@ -2,8 +2,8 @@
 
 >>> ex = Exchange.parse("sheep=1->rabbit=6")
 >>> farm, herd = apply_exchange(Herd.parse("sheep=1"), Herd.parse("rabbit=60"), ex)
->>> str(farm), herd[Animal.RABBIT]
-('rabbit=6', 54)
+>>> str(farm), str(herd)
+('rabbit=6', 'rabbit=54,sheep=1')
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import IllegalExchange
-from .herd import VALUES, Animal, Herd
+from .herd import VALUES, Herd
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Union
+from typing import Any
 
 from .dice import ALL_ROLLS, Roll
 from .exchanges import apply_exchange
@@ -93,14 +93,12 @@ class SolitaireResult:
 Counts = tuple[int, ...]
 #: A remembered farm: WON, or the successor of each distinct roll (None: not settled
 #: yet, WON: the roll wins) followed by the (farm, herd) that rolls.
-Entry = Union[str, list[Union[Counts, str, None, tuple[Herd, Herd]]]]
-
-
+Entry = str | list[Counts | str | None | tuple[Herd, Herd]]
 #: A settled roll at a table: the farm's and the herd's counts after it, and whether it won.
 Step = tuple[Counts, Counts, bool]
 #: A remembered (farm, herd) at a table: won by the exchange (WON, farm, herd), or the step
 #: of each distinct roll (None: not settled yet) followed by the (farm, herd) that rolls.
-TableEntry = Union[tuple[str, Counts, Counts], list[Union[Step, None, tuple[Herd, Herd]]]]
+TableEntry = tuple[str, Counts, Counts] | list[Step | None | tuple[Herd, Herd]]
 
 
 class SolitaireTable:
