@@ -109,7 +109,7 @@ HOSTILE = [
      "farmer Ann, gift 1: unknown animal 'goat'"),
     ("nocolumn", table(5, column('"rabbit"'), gift('cat = "pig"')),
      "farmer Ann, gift 1: a cat cannot start a column (no pig column); it joins one of rabbit"),
-    ("score", table(2, 'score = -3\n', column('"rabbit"')), "farmer Ann: score: expected a whole"),
+    ("score", table(2, 'score = "3"\n', column('"rabbit"')), "farmer Ann: score: expected a whole number, got '3'"),
 ]
 
 

@@ -154,6 +154,13 @@ def _int(value: object, where: str) -> int:
     return value
 
 
+def _score(value: object, where: str) -> int:
+    """A track position: a whole number, below 0 too (cats cost a point each, as in the engine)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CardGameError(f"{where}: expected a whole number, got {quoted(value)}")
+    return value
+
+
 def _keys(table: object, allowed: Sequence[str], where: str) -> Mapping[str, object]:
     if not isinstance(table, Mapping):
         raise CardGameError(f"{where}: expected a table, got {quoted(table)}")
@@ -314,7 +321,7 @@ def read_scorecard(data: Mapping[str, object], deck: Sequence[Card] | None = Non
             raise CardGameError(f"farmer #{i}: needs a name of its own, got {quoted(name)}")
         names.append(name)
         who = f"farmer {name}"
-        before.append(_int(f.get("score", 0), f"{who}: score"))
+        before.append(_score(f.get("score", 0), f"{who}: score"))
         farm = Farm()
         columns = _list(f.get("columns", []), f"{who}: columns")
         if len(columns) > len(limits.cards):
