@@ -109,6 +109,9 @@ HOSTILE = [
      "farmer Ann, gift 1: unknown animal 'goat'"),
     ("nocolumn", table(5, column('"rabbit"'), gift('cat = "pig"')),
      "farmer Ann, gift 1: a cat cannot start a column (no pig column); it joins one of rabbit"),
+    ("newline", farmers(farmer("Ann\\nBob", column('"rabbit"')), PLAIN[1]),
+     "farmer #1: a name is at most 40 printable characters on one line, got 'Ann\\nBob'"),
+    ("longkey", table(2, column('"rabbit"', "[{" + "w" * 5000 + " = 1}]")), "unknown key 'wwww"),
     ("score", table(2, 'score = "3"\n', column('"rabbit"')), "farmer Ann: score: expected a whole number, got '3'"),
 ]
 

@@ -30,6 +30,8 @@ from .scoring import RoundScore, ScoringOptions, least_loss, score_round, team_p
 from .teams import check_teams
 
 _CARD_FIELDS = ("icons", "cabbage", "water", "small_dogs", "big_dogs")
+#: Longest farmer name (it is shown on the scoreboard and in every error line).
+MAX_NAME = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +168,7 @@ def _keys(table: object, allowed: Sequence[str], where: str) -> Mapping[str, obj
         raise CardGameError(f"{where}: expected a table, got {quoted(table)}")
     unknown = sorted(str(k) for k in set(table) - set(allowed))
     if unknown:
-        raise CardGameError(f"{where}: unknown key {unknown[0]!r}")
+        raise CardGameError(f"{where}: unknown key {quoted(unknown[0])}")
     return table
 
 
@@ -319,6 +321,9 @@ def read_scorecard(data: Mapping[str, object], deck: Sequence[Card] | None = Non
         name = f.get("name")
         if not isinstance(name, str) or not name.strip() or name in names:
             raise CardGameError(f"farmer #{i}: needs a name of its own, got {quoted(name)}")
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise CardGameError(f"farmer #{i}: a name is at most {MAX_NAME} printable characters "
+                                f"on one line, got {quoted(name)}")
         names.append(name)
         who = f"farmer {name}"
         before.append(_score(f.get("score", 0), f"{who}: score"))
