@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_cardgame_box.py [--players 6] [--games 3]
 
 Plays whole games with the engine's bots, enters them press by press through
-:class:`farmbox.firmware.session.cardgame.Scorekeeper` and renders the screen after each press.
+:class:`farmbox.firmware.games.cardgame.session.Scorekeeper` and renders the screen after each press.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from farmbox.firmware.demo_cardgame import LINEUP, play_round  # noqa: E402
+from farmbox.firmware.games.cardgame.demo import LINEUP, play_round  # noqa: E402
 from farmbox.firmware.rules.cardgame import Game, GameOptions  # noqa: E402
 from farmbox.firmware.rules.cardgame.bots import make_bot  # noqa: E402
-from farmbox.firmware.screens.cardgame import render  # noqa: E402
-from farmbox.firmware.session.cardgame import Phase, Scorekeeper, Setup  # noqa: E402
-from farmbox.firmware.session.cardgame_bot import next_move, setup_move  # noqa: E402
+from farmbox.firmware.games.cardgame.screens import render  # noqa: E402
+from farmbox.firmware.games.cardgame.session import Phase, Scorekeeper, Setup  # noqa: E402
+from farmbox.firmware.games.cardgame.bot import next_move, setup_move  # noqa: E402
 
 
 def main() -> int:

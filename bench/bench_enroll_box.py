@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from farmbox.firmware.session.enroll import find_die
+from farmbox.firmware.games.enroll.session import find_die
 from farmbox.vision.dice import DiceEnrollment, EnrollmentPlan
 from farmbox.vision.render.dice import Setup, render_background, render_enrollment_sample
 

@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from farmbox.firmware.config import CameraConfig, DisplayConfig, load_config
+from farmbox.firmware.box.config import CameraConfig, DisplayConfig, load_config
 from farmbox.hw import open_hardware
 from farmbox.hw.buttons import ButtonPanel
 from farmbox.hw.camera import open_camera

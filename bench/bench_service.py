@@ -22,13 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from farmbox.firmware.config import load_config  # noqa: E402
-from farmbox.firmware.journal import Journal  # noqa: E402
+from farmbox.firmware.box.config import load_config  # noqa: E402
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal  # noqa: E402
 from farmbox.firmware.rules.superfarmer import CLASSIC  # noqa: E402
-from farmbox.firmware.service import Press, Service  # noqa: E402
-from farmbox.firmware.session.advice import prepare  # noqa: E402
-from farmbox.firmware.session.bot import Bot  # noqa: E402
-from farmbox.firmware.session.superfarmer import Phase  # noqa: E402
+from farmbox.firmware.games.superfarmer.box import Press, Service  # noqa: E402
+from farmbox.firmware.games.superfarmer.advice import prepare  # noqa: E402
+from farmbox.firmware.games.superfarmer.bot import Bot  # noqa: E402
+from farmbox.firmware.games.superfarmer.session import Phase  # noqa: E402
 from farmbox.hw import open_hardware  # noqa: E402
 from farmbox.hw.pins import simulated_pins  # noqa: E402
 
@@ -79,12 +79,12 @@ def bench_ready(starts: int, records: int) -> None:
         tmp = Path(tmp)
         config = write_config(tmp, tmp / "journal")
         if records:
-            subprocess.run([sys.executable, "-m", "farmbox.firmware.service", "--config", str(config),
+            subprocess.run([sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config", str(config),
                             "--autoplay", "1", "--turns", str(records)], cwd=ROOT, check=True,
                            capture_output=True)
-        command = [sys.executable, "-m", "farmbox.firmware.service", "--config", str(config)]
+        command = [sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config", str(config)]
         times = [ms_to_ready(command, tmp / "notify.sock") for _ in range(starts)]
-        n = Journal(tmp / "journal").open().seq
+        n = SuperFarmerJournal(tmp / "journal").open().seq
         print(f"start to READY ({n} journal records): median {statistics.median(times):.0f} ms, "
               f"min {min(times):.0f} ms over {starts} starts")
 
@@ -183,7 +183,7 @@ def bench_kills(kills: int) -> None:
         config = write_config(tmp, tmp / "journal")
         acked = torn = 0
         for _ in range(kills):
-            proc = subprocess.Popen([sys.executable, "-m", "farmbox.firmware.service", "--config",
+            proc = subprocess.Popen([sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config",
                                      str(config), "--autoplay", "5", "--undo-every", "17",
                                      "--ack"], cwd=ROOT, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)
@@ -197,7 +197,7 @@ def bench_kills(kills: int) -> None:
             proc.kill()
             proc.wait()
             proc.stdout.close()
-            replay = Journal(tmp / "journal").open()
+            replay = SuperFarmerJournal(tmp / "journal").open()
             torn += replay.dropped
             if replay.seq < acked:
                 raise SystemExit(f"LOST: acknowledged record {acked}, journal ends at {replay.seq}")

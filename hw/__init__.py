@@ -2,10 +2,10 @@
 
 Only this package imports gpiozero, luma and picamera2 (the last lazily).
 
->>> from farmbox.firmware.config import load_config
+>>> from farmbox.hw.config import DisplayConfig, HardwareConfig, HardwareSettings
 >>> from farmbox.hw.pins import simulated_pins
 >>> with simulated_pins():
-...     box = open_hardware(load_config())
+...     box = open_hardware(HardwareSettings(HardwareConfig(simulated=True), DisplayConfig("dummy")))
 ...     sorted(box.buttons.pins)[:4], box.display.size
 ...     box.close()
 (['back', 'farmer', 'next', 'ok'], (128, 64))
@@ -19,7 +19,7 @@ from typing import Any
 
 from gpiozero.pins import Factory
 
-from farmbox.firmware.config import Config
+from farmbox.hw.config import HardwareSettings
 from farmbox.hw.buttons import ButtonEvent, ButtonPanel
 from farmbox.hw.buzzer import Buzzer
 from farmbox.hw.camera import Camera, CameraGone, FeedCamera, ReopeningCamera, open_camera
@@ -34,7 +34,7 @@ __all__ = ["ALERTS", "ButtonEvent", "ButtonPanel", "Buzzer", "Camera", "CameraGo
            "FeedCamera", "Hardware", "Lights", "button_pins", "open_hardware"]
 
 
-def button_pins(config: Config) -> dict[str, int]:
+def button_pins(config: HardwareSettings) -> dict[str, int]:
     """Button name -> BCM pin: prev, next, ok, back, farmer (if wired), player1..playerN."""
     b = config.buttons
     pins = {"prev": b.prev, "next": b.next, "ok": b.ok, "back": b.back}
@@ -47,9 +47,9 @@ def button_pins(config: Config) -> dict[str, int]:
 
 @dataclass
 class Hardware:
-    """Everything the box drives, opened from one :class:`~farmbox.firmware.config.Config`."""
+    """Everything the box drives, opened from one :class:`~farmbox.hw.config.HardwareSettings`."""
 
-    config: Config
+    config: HardwareSettings
     pin_factory: Factory
     buttons: ButtonPanel
     lights: Lights
@@ -82,7 +82,7 @@ class Hardware:
         self.close()
 
 
-def open_hardware(config: Config, *, serial: Any = None, camera: Camera | None = None,
+def open_hardware(config: HardwareSettings, *, serial: Any = None, camera: Camera | None = None,
                   strict_camera: bool = False) -> Hardware:
     """Open every part ``config`` describes.
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # OpenCV and numpy are slow to import: only where a frame is 
     import cv2
     import numpy as np
 
-from farmbox.firmware.config import CameraConfig
+from farmbox.hw.config import CameraConfig
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 

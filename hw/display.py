@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image
 
-from farmbox.firmware.config import DisplayConfig
+from farmbox.hw.config import DisplayConfig
 
 SIZE = (128, 64)
 

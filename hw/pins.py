@@ -15,7 +15,7 @@ from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from farmbox.firmware.config import Config, HardwareConfig
+from farmbox.hw.config import HardwareConfig, HardwareSettings
 
 #: Real backends in the order tried (install only one of RPi.GPIO / rpi-lgpio on the Pi).
 REAL_FACTORIES = (
@@ -24,7 +24,7 @@ REAL_FACTORIES = (
 )
 
 
-def pin_factory(config: Config | HardwareConfig) -> Factory:
+def pin_factory(config: HardwareSettings | HardwareConfig) -> Factory:
     """The factory for ``config`` and make it gpiozero's default.
 
     Simulated: the current ``Device.pin_factory`` when it already is a
@@ -32,7 +32,7 @@ def pin_factory(config: Config | HardwareConfig) -> Factory:
     (for PWMLED and TonalBuzzer). Real: the one ``GPIOZERO_PIN_FACTORY`` names,
     else lgpio, else RPi.GPIO; none working is an OSError naming what failed.
     """
-    hardware = config.hardware if isinstance(config, Config) else config
+    hardware = config.hardware if isinstance(config, HardwareSettings) else config
     current = Device.pin_factory
     if hardware.simulated:
         if isinstance(current, MockFactory):

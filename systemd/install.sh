@@ -107,7 +107,7 @@ else
     run install -m 0644 "$SRC/systemd/farmbox.toml" "$CONFIG_DIR/farmbox.toml"
 fi
 run "$PREFIX/.venv/bin/python" -c \
-    "import sys; from farmbox.firmware.config import load_config; load_config(sys.argv[1])" \
+    "import sys; from farmbox.firmware.box.config import load_config; load_config(sys.argv[1])" \
     "$CONFIG_DIR/farmbox.toml"
 
 say "5/5 service"

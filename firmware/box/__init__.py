@@ -1,1 +1,1 @@
-"""The one runtime every game shares."""
+"""box."""

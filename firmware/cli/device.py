@@ -1,8 +1,8 @@
 """The box commands: ``farmbox run`` (the service) and ``farmbox demo`` (the box, simulated).
 
 Both serve every game mode: ``farmbox run`` starts the service ``[game] mode`` names
-(superfarmer: :class:`farmbox.firmware.service.Service`; funfarm: :func:`farmbox.firmware.funfarm_service.serve`;
-cardgame: :func:`farmbox.firmware.cardgame_service.serve`), ``farmbox demo [GAME]`` plays that game.
+(superfarmer: :class:`farmbox.firmware.games.superfarmer.box.Service`; funfarm: :func:`farmbox.firmware.games.funfarm.box.serve`;
+cardgame: :func:`farmbox.firmware.games.cardgame.box.serve`), ``farmbox demo [GAME]`` plays that game.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from farmbox.firmware.cli import CommandError
-from farmbox.firmware.config import find_config_path, load_config
+from farmbox.firmware.box.config import find_config_path, load_config
 
 #: Game -> (fewest, most) players of its demo, and the default.
 DEMO_PLAYERS = {"superfarmer": (1, 6, 2), "funfarm": (2, 10, 4), "cardgame": (2, 6, 3)}
@@ -58,16 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from farmbox.firmware.service import Service, dice_watcher, setup_logging
+    from farmbox.firmware.games.superfarmer.box import Service, dice_watcher, setup_logging
 
     setup_logging()
     config = load_config(find_config_path(args.config))  # ConfigError -> exit 2, one line
     if config.game.mode == "funfarm":
-        from farmbox.firmware.funfarm_service import serve  # noqa: PLC0415
+        from farmbox.firmware.games.funfarm.box import serve  # noqa: PLC0415
 
         return serve(config)
     if config.game.mode == "cardgame":
-        from farmbox.firmware.cardgame_service import serve  # noqa: PLC0415
+        from farmbox.firmware.games.cardgame.box import serve  # noqa: PLC0415
 
         return serve(config)
     service = Service(config, watcher=dice_watcher(config))
@@ -84,7 +84,7 @@ class _NoNotify:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from farmbox.firmware.demo_frames import check_gif_path  # noqa: PLC0415
+    from farmbox.firmware.box.demo_stream import check_gif_path  # noqa: PLC0415
 
     if args.game not in GAMES:
         raise CommandError(f"no demo for {args.game!r} (available: {', '.join(GAMES)})")
@@ -102,14 +102,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise CommandError("compact is for 2-6 players")
     check_gif_path(args.gif)
     if args.game == "funfarm":
-        from farmbox.firmware.demo_funfarm import run_demo as funfarm_demo  # noqa: PLC0415
+        from farmbox.firmware.games.funfarm.demo import run_demo as funfarm_demo  # noqa: PLC0415
 
         return funfarm_demo(players, args.seed, args.fast, args.quiet, args.gif,
                             vision=args.camera, language=args.language)
     if args.game == "cardgame":
         if args.camera:
             raise CommandError("--camera: the card game's demo enters numbers on the buttons")
-        from farmbox.firmware.demo_cardgame import run_demo as cardgame_demo  # noqa: PLC0415
+        from farmbox.firmware.games.cardgame.demo import run_demo as cardgame_demo  # noqa: PLC0415
 
         return cardgame_demo(players, args.seed, args.fast, args.quiet, args.gif)
     winner, frames, turns = run_demo(players, args.variant, args.seed, args.fast,
@@ -126,12 +126,12 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
 
     ``camera``: every roll is a rendered camera frame read by the real dice reader (its model
     enrolled on rendered samples, cached in ``cache_dir``, default the user's cache)."""
-    from farmbox.firmware.demo_frames import FrameStream
-    from farmbox.firmware.i18n import translator
-    from farmbox.firmware.screens.superfarmer import progress
-    from farmbox.firmware.service import Service, dice_watcher
-    from farmbox.firmware.session.advice import prepare
-    from farmbox.firmware.session.bot import Bot
+    from farmbox.firmware.box.demo_stream import FrameStream
+    from farmbox.firmware.box.i18n import translator
+    from farmbox.firmware.games.superfarmer.screens import progress
+    from farmbox.firmware.games.superfarmer.box import Service, dice_watcher
+    from farmbox.firmware.games.superfarmer.advice import prepare
+    from farmbox.firmware.games.superfarmer.bot import Bot
     from farmbox.hw import open_hardware
     from farmbox.hw.pins import simulated_pins
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from farmbox.firmware.config import find_config_path, load_config
+from farmbox.firmware.box.config import find_config_path, load_config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from farmbox.firmware.enroll_device import EnrollmentCancelled, run_enrollment
+    from farmbox.firmware.games.enroll.box import EnrollmentCancelled, run_enrollment
     from farmbox.hw import open_hardware
 
     if not 1 <= args.per_face <= 10:

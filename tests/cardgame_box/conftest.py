@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from farmbox.firmware.demo_cardgame import CardgameBox, simulated_config
+from farmbox.firmware.games.cardgame.demo import CardgameBox, simulated_config
 from farmbox.firmware.rules.cardgame import Game, GameOptions
 from farmbox.firmware.rules.cardgame.bots import make_bot
-from farmbox.firmware.session.cardgame import Setup
+from farmbox.firmware.games.cardgame.session import Setup
 from farmbox.hw import open_hardware
 from farmbox.hw.pins import simulated_pins
 

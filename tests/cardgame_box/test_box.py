@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.demo_cardgame import enter_round, play_round, tap
+from farmbox.firmware.games.cardgame.demo import enter_round, play_round, tap
 from farmbox.firmware.rules.cardgame import ScoringOptions, score_round
-from farmbox.firmware.screens.cardgame import render
-from farmbox.firmware.session.cardgame import CardgameJournal, Phase, Setup, walk
-from farmbox.firmware.session.cardgame_bot import next_move, setup_move
+from farmbox.firmware.games.cardgame.screens import render
+from farmbox.firmware.games.cardgame.session import CardgameJournal, Phase, Setup, walk
+from farmbox.firmware.games.cardgame.bot import next_move, setup_move
 
 from .conftest import engine_game
 
@@ -110,9 +110,9 @@ def test_resumes_exactly_after_a_restart(open_box, journal_dir):
 
 KILLED_BOX = """
 import sys
-from farmbox.firmware.demo_cardgame import CardgameBox, enter_round, play_round, simulated_config, tap
-from farmbox.firmware.session.cardgame import Phase, Setup
-from farmbox.firmware.session.cardgame_bot import next_move, setup_move
+from farmbox.firmware.games.cardgame.demo import CardgameBox, enter_round, play_round, simulated_config, tap
+from farmbox.firmware.games.cardgame.session import Phase, Setup
+from farmbox.firmware.games.cardgame.bot import next_move, setup_move
 from farmbox.hw import open_hardware
 from farmbox.hw.pins import simulated_pins
 from tests.cardgame_box.conftest import engine_game

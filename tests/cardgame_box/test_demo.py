@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from farmbox.firmware.demo_cardgame import run_demo
+from farmbox.firmware.games.cardgame.demo import run_demo
 
 
 def test_demo_plays_a_whole_game_and_writes_the_gif(tmp_path, capsys):

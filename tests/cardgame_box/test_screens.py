@@ -1,7 +1,7 @@
 """Card game screens: pixel for pixel against the reference PNGs, texts, icons.
 
 Regenerate the references after an intended change with
-``python -m farmbox.firmware.screens.cardgame_gallery``.
+``python -m tests.cardgame_box.gallery``.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.i18n import LANGUAGES, LOCALEDIR
-from farmbox.firmware.i18n.compile import parse_po
-from farmbox.firmware.screens.cardgame import render, translator
-from farmbox.firmware.screens.cardgame_gallery import all_screens
-from farmbox.firmware.screens.cardgame_icons import CARD_ICONS, card_icon_mask
-from farmbox.firmware.screens.font import GLYPHS
-from farmbox.firmware.session.cardgame import Scorekeeper, Setup
+from farmbox.firmware.box.i18n import LANGUAGES, LOCALEDIR
+from farmbox.firmware.box.i18n.compile import parse_po
+from farmbox.firmware.games.cardgame.screens import render, translator
+from tests.cardgame_box.gallery import all_screens
+from farmbox.firmware.games.cardgame.icons import CARD_ICONS, card_icon_mask
+from farmbox.firmware.box.drawing.font import GLYPHS
+from farmbox.firmware.games.cardgame.session import Scorekeeper, Setup
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -26,7 +26,7 @@ SCREENS = all_screens()
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screen_matches_reference(name):
     assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png",
-                             "farmbox.firmware.screens.cardgame_gallery")
+                             "tests.cardgame_box.gallery")
 
 
 def test_every_reference_has_a_screen():

@@ -3,8 +3,8 @@ the game resumed from the journal after a restart."""
 
 from __future__ import annotations
 
-from farmbox.firmware.cardgame_service import serve
-from farmbox.firmware.demo_cardgame import simulated_config
+from farmbox.firmware.games.cardgame.box import serve
+from farmbox.firmware.games.cardgame.demo import simulated_config
 from farmbox.hw import open_hardware
 from tests.box_service import Serving, wait_for
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from farmbox.firmware.rules.cardgame import (CAT, COLUMN_ORDER, Card, CardGameError, Farm, Predator,
                                      ScoringOptions, least_loss, score_round)
 from farmbox.firmware.rules.cardgame.game import play_turn
-from farmbox.firmware.session.cardgame import (Phase, RoundResult, Scorekeeper, Setup, TableState,
+from farmbox.firmware.games.cardgame.session import (Phase, RoundResult, Scorekeeper, Setup, TableState,
                                        apply, column_cards, new_game_action, score_action, walk,
                                        winners)
-from farmbox.firmware.session.cardgame_bot import RoundTruth, count_of, next_move, setup_move
+from farmbox.firmware.games.cardgame.bot import RoundTruth, count_of, next_move, setup_move
 
 from .conftest import engine_game
 
@@ -113,7 +113,7 @@ def test_entered_counts_score_like_the_real_cards(data, players, advanced, mode)
 
 @given(st.integers(1, 6), st.integers(0, 8), st.integers(0, 5), st.integers(0, 3))
 def test_column_cards_keep_the_counted_totals(n, extra, water, dogs):
-    from farmbox.firmware.session.cardgame import ColumnCount
+    from farmbox.firmware.games.cardgame.session import ColumnCount
     col = ColumnCount(COLUMN_ORDER[2], n, n + extra, dogs, water)
     made = column_cards(col, None)
     assert len(made) == n and sum(c.icons for c in made) == n + extra
@@ -183,7 +183,7 @@ def test_winners_and_the_tie_breaks():
 
 
 def test_a_new_game_after_the_winner_rotates_the_journal(tmp_path):
-    from farmbox.firmware.session.cardgame import CardgameJournal
+    from farmbox.firmware.games.cardgame.session import CardgameJournal
 
     journal = CardgameJournal(tmp_path)
     replay = journal.open()

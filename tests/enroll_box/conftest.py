@@ -8,9 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from farmbox.firmware.config import load_config
-from farmbox.firmware.enroll_device import EnrollmentBox
-from farmbox.firmware.session.enroll import Phase
+from farmbox.firmware.box.config import load_config
+from farmbox.firmware.games.enroll.box import EnrollmentBox
+from farmbox.firmware.games.enroll.session import Phase
 from farmbox.hw import FeedCamera, open_hardware
 from farmbox.hw.pins import simulated_pins
 from farmbox.vision.render.dice import Setup, render_background, render_enrollment_sample

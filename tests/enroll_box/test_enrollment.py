@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 
 from farmbox.firmware.cli import vision_dice
-from farmbox.firmware.enroll_device import EnrollmentBox
-from farmbox.firmware.screens import enroll as screens
-from farmbox.firmware.session.enroll import Phase
+from farmbox.firmware.games.enroll.box import EnrollmentBox
+import farmbox.firmware.games.enroll.screens as screens
+from farmbox.firmware.games.enroll.session import Phase
 from farmbox.vision.dice import DiceModel, DiceReader
 from farmbox.vision.render.dice import render_scene, write_samples
 

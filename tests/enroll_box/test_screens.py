@@ -1,5 +1,5 @@
 """The enrollment screens equal their reference PNGs pixel for pixel (regenerate with
-``.venv/bin/python -m farmbox.firmware.screens.enroll``)."""
+``.venv/bin/python -m farmbox.firmware.games.enroll.screens``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from farmbox.firmware.i18n import LANGUAGES
-from farmbox.firmware.screens import enroll as screens
-from farmbox.firmware.screens.font import text_width
+from farmbox.firmware.box.i18n import LANGUAGES
+import farmbox.firmware.games.enroll.screens as screens
+from farmbox.firmware.box.drawing.font import text_width
 
 REFERENCE = Path(__file__).parent / "reference"
 NAMES = sorted(screens.all_screens())
@@ -24,7 +24,7 @@ def test_screen_matches_reference(name):
     reference = Image.open(REFERENCE / f"{name}.png").convert("1")
     assert image.mode == "1" and image.size == (128, 64)
     assert image.tobytes() == reference.tobytes(), \
-        f"{name} changed: python -m farmbox.firmware.screens.enroll rewrites the references"
+        f"{name} changed: python -m farmbox.firmware.games.enroll.screens rewrites the references"
 
 
 _cache: dict = {}
@@ -45,13 +45,13 @@ def test_regenerate_command_writes_the_references(tmp_path):
 
 
 def test_every_text_has_a_polish_translation():
-    from farmbox.firmware.i18n import LOCALEDIR
-    from farmbox.firmware.i18n.compile import parse_po
+    from farmbox.firmware.box.i18n import LOCALEDIR
+    from farmbox.firmware.box.i18n.compile import parse_po
     en = parse_po((LOCALEDIR / "en/LC_MESSAGES/enroll.po").read_text(encoding="utf-8"))
     pl = parse_po((LOCALEDIR / "pl/LC_MESSAGES/enroll.po").read_text(encoding="utf-8"))
     assert set(en) == set(pl) and all(pl[k] for k in pl)
-    source = Path(screens.__file__).read_text() + Path(screens.__file__).parent.parent.joinpath(
-        "session", "enroll.py").read_text()
+    source = Path(screens.__file__).read_text() + Path(screens.__file__).with_name(
+        "session.py").read_text()
     import re
     used = set(re.findall(r'tr\("([^"]+)"\)', source)) | set(re.findall(r'_fail\("([^"]+)"', source))
     assert used and used <= set(en), used - set(en)

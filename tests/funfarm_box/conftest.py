@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.config import Config, load_config
+from farmbox.firmware.box.config import Config, load_config
 from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
-from farmbox.firmware.screens.funfarm import render
-from farmbox.firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmJournal, Referee
+from farmbox.firmware.games.funfarm.screens import render
+from farmbox.firmware.games.funfarm.session import CardsSeen, DiceSeen, FunFarmJournal, Referee
 from farmbox.hw import Hardware, open_hardware
 from farmbox.hw.pins import simulated_pins
 

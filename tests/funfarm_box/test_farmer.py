@@ -9,9 +9,9 @@ import pytest
 from PIL import Image
 
 from farmbox.firmware.cli import CommandError
-from farmbox.firmware.demo_funfarm import run_demo
+from farmbox.firmware.games.funfarm.demo import run_demo
 from farmbox.firmware.rules.funfarm import Phase
-from farmbox.firmware.session.funfarm import DiceSeen, Entry
+from farmbox.firmware.games.funfarm.session import DiceSeen, Entry
 
 from .conftest import open_table
 

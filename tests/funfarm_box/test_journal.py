@@ -11,10 +11,10 @@ import textwrap
 from pathlib import Path
 
 from farmbox.firmware.rules.funfarm import FunFarmRules
-from farmbox.firmware.screens import superfarmer as sf
-from farmbox.firmware.screens.funfarm import render
-from farmbox.firmware.i18n import translator
-from farmbox.firmware.session.funfarm import FunFarmJournal, FunFarmSession
+import farmbox.firmware.games.superfarmer.screens as sf
+from farmbox.firmware.games.funfarm.screens import render
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.games.funfarm.session import FunFarmJournal, FunFarmSession
 
 from .conftest import activating, open_table
 
@@ -68,7 +68,7 @@ def test_every_record_is_written_before_the_state_changes():
     r = activating(s.rules, card)
     s.dice_read(r, 0)
     state = s.state
-    from farmbox.firmware.session.funfarm import Buzz
+    from farmbox.firmware.games.funfarm.session import Buzz
 
     try:
         s.buzzes([Buzz(5, 0)])
@@ -86,7 +86,7 @@ def test_kill_9_mid_game_resumes_at_the_last_acknowledged_record(tmp_path):
         import random, sys
         from farmbox.hw.pins import simulated_pins
         from tests.funfarm_box.conftest import open_table
-        from farmbox.firmware.demo_funfarm import _play
+        from farmbox.firmware.games.funfarm.demo import _play
         with simulated_pins():
             t = open_table({str(journal)!r}, 4, seed=3)
             append = t.referee.journal.append

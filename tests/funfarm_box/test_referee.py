@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from farmbox.firmware.rules.funfarm import (EventKind, FunFarmRules, Phase, TieRule, buzz, draw,
                                     end_round, new_game, roll)
-from farmbox.firmware.session.funfarm import TIE_NS, Buzz, DiceSeen, first_buzz, races
+from farmbox.firmware.games.funfarm.session import TIE_NS, Buzz, DiceSeen, first_buzz, races
 
 from .conftest import activating, missing, open_table
 
@@ -86,8 +86,8 @@ def test_same_millisecond_tie_is_shown_and_rerolled(table):
 
 def _screen_text(table) -> str:
     """What the verdict line says, checked through the real drawing code."""
-    from farmbox.firmware.i18n import translator
-    from farmbox.firmware.screens.funfarm import verdict_text
+    from farmbox.firmware.box.i18n import translator
+    from farmbox.firmware.games.funfarm.screens import verdict_text
 
     return verdict_text(table.session.verdict, translator("en"))[0]
 
@@ -275,7 +275,7 @@ def test_lights_and_buzzer_mark_activation_win_and_mistake(table):
 def test_docstring_examples():
     import doctest
 
-    import farmbox.firmware.session.funfarm as module
+    import farmbox.firmware.games.funfarm.session as module
 
     result = doctest.testmod(module)
     assert result.attempted >= 1 and result.failed == 0

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from farmbox.firmware.i18n import LANGUAGES, LOCALEDIR
-from farmbox.firmware.i18n.compile import parse_po
+from farmbox.firmware.box.i18n import LANGUAGES, LOCALEDIR
+from farmbox.firmware.box.i18n.compile import parse_po
 from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
-from farmbox.firmware.screens.canvas import WIDTH
-from farmbox.firmware.screens.font import fit, text_width
-from farmbox.firmware.screens.funfarm import all_screens, colour_name, render, translator
-from farmbox.firmware.screens.funfarm_icons import ICONS, SIZE, animal_mask, draw_die
+from farmbox.firmware.box.drawing.canvas import WIDTH
+from farmbox.firmware.box.drawing.font import fit, text_width
+from farmbox.firmware.games.funfarm.screens import all_screens, colour_name, render, translator
+from farmbox.firmware.games.funfarm.icons import ICONS, SIZE, animal_mask, draw_die
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -28,7 +28,7 @@ def test_every_reference_has_a_scene():
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_screen_matches_reference(name):
-    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "farmbox.firmware.screens.funfarm")
+    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "farmbox.firmware.games.funfarm.screens")
 
 
 def test_animal_icons_are_distinct_and_crisp():
@@ -81,8 +81,7 @@ def test_every_fun_farm_text_has_a_polish_entry():
     assert all(pl[k] and pl[k] != k for k in pl), [k for k in pl if pl[k] in ("", k)]
     for k in en:  # the same placeholders, in the same order
         assert re.findall(r"%[ds]", k) == re.findall(r"%[ds]", pl[k]), k
-    sources = [FIRMWARE / "screens" / "funfarm.py", FIRMWARE / "session" / "funfarm.py",
-               FIRMWARE / "funfarm_service.py", FIRMWARE / "demo_funfarm.py"]
+    sources = sorted((FIRMWARE / "games" / "funfarm").glob("*.py"))
     used = set()
     for path in sources:
         used |= set(re.findall(r'\btr\("([^"]+)"\)', path.read_text(encoding="utf-8")))

@@ -3,8 +3,8 @@ handled by the loop, STATUS and STOPPING sent, the game resumed after a restart.
 
 from __future__ import annotations
 
-from farmbox.firmware.config import load_config
-from farmbox.firmware.funfarm_service import serve
+from farmbox.firmware.box.config import load_config
+from farmbox.firmware.games.funfarm.box import serve
 from farmbox.hw import open_hardware
 from tests.box_service import Serving, wait_for
 
@@ -32,15 +32,15 @@ def test_service_refs_on_buttons_and_tells_systemd(pins, tmp_path):
 
 def verdict_band(image) -> bytes:
     """The verdict line's pixels (the row above the scores) of a 1x screen."""
-    from farmbox.firmware.screens.funfarm import VERDICT_Y
+    from farmbox.firmware.games.funfarm.screens import VERDICT_Y
 
     return image.convert("1").crop((0, VERDICT_Y - 1, 128, VERDICT_Y + 6)).tobytes()
 
 
 def drawn_line(text: str) -> bytes:
-    from farmbox.firmware.screens.canvas import blank
-    from farmbox.firmware.screens.font import draw_text
-    from farmbox.firmware.screens.funfarm import VERDICT_Y
+    from farmbox.firmware.box.drawing.canvas import blank
+    from farmbox.firmware.box.drawing.font import draw_text
+    from farmbox.firmware.games.funfarm.screens import VERDICT_Y
 
     image, draw = blank()
     draw_text(draw, (0, VERDICT_Y - 1), text)

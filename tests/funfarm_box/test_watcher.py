@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from farmbox.firmware.funfarm_service import TableWatcher
+from farmbox.firmware.games.funfarm.box import TableWatcher
 from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
-from farmbox.firmware.session.funfarm import CardsSeen, DiceSeen, FunFarmSession
+from farmbox.firmware.games.funfarm.session import CardsSeen, DiceSeen, FunFarmSession
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +49,10 @@ def test_camera_unplugged_shows_the_notice_and_the_buzzers_still_work(table):
     import threading
     import time
 
-    from farmbox.firmware.funfarm_service import watch_camera
-    from farmbox.firmware.i18n import translator
-    from farmbox.firmware.screens import superfarmer as sf
-    from farmbox.firmware.screens.funfarm import render
+    from farmbox.firmware.games.funfarm.box import watch_camera
+    from farmbox.firmware.box.i18n import translator
+    import farmbox.firmware.games.superfarmer.screens as sf
+    from farmbox.firmware.games.funfarm.screens import render
     from farmbox.hw import FeedCamera
     from farmbox.vision.dice import Stillness
 
@@ -85,8 +85,8 @@ def test_serve_runs_the_box_until_stopped(tmp_path, pins):
     import threading
     import time
 
-    from farmbox.firmware.config import load_config
-    from farmbox.firmware.funfarm_service import serve
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.games.funfarm.box import serve
     from farmbox.hw import open_hardware
 
     config = load_config().with_overrides(

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from farmbox.firmware.config import CameraConfig
+from farmbox.hw.config import CameraConfig
 from farmbox.hw.camera import CameraGone, FeedCamera, FolderCamera, open_camera
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from farmbox.firmware.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
+from farmbox.firmware.box.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
                              find_config_path, load_config, load_config_text)
 
 PI_TEMPLATE = Path(__file__).parents[2] / "systemd" / "farmbox.toml"
@@ -117,7 +117,8 @@ def test_bad_override_is_checked_like_a_file():
 
 @given(st.lists(st.sampled_from(range(28)), min_size=11, max_size=11))
 def test_pin_clashes_are_always_caught(pins):
-    """Any assignment of the 11 pins loads iff no pin repeats and none is the OLED's I2C pair.
+    """Any assignment of the 11 pins loads iff no pin repeats, none is the OLED's I2C pair and
+    none is GPIO0/1 (the HAT ID EEPROM's bus).
 
     (No [hardware] table: real hardware with an ssd1306 on I2C bus 1, so GPIO2/3 are taken.)
     """
@@ -130,10 +131,12 @@ def test_pin_clashes_are_always_caught(pins):
     try:
         config = config_from_tables(tables)
     except ConfigError as exc:
-        assert len(set(pins)) < len(pins) or {2, 3} & set(pins)
-        assert "used by" in str(exc)
+        clash = len(set(pins)) < len(pins) or {2, 3} & set(pins)
+        reserved = {0, 1} & set(pins)
+        assert clash or reserved
+        assert ("used by" in str(exc) and clash) or ("HAT ID EEPROM" in str(exc) and reserved)
     else:
-        assert len(set(pins)) == len(pins) and not {2, 3} & set(pins)
+        assert len(set(pins)) == len(pins) and not {0, 1, 2, 3} & set(pins)
         assert sorted(config.pin_map().values()) == sorted(pins)
 
 
@@ -145,3 +148,20 @@ def test_classic_super_farmer_allows_solitaire():
     assert (config.game.mode, config.game.variant, config.game.players) == \
         ("superfarmer", "classic", 1)
     assert variant("classic").min_players == 1 and variant("compact").min_players == 2
+
+
+@pytest.mark.parametrize("pin", [0, 1])
+def test_the_hat_eeprom_pins_are_refused(pin):
+    with pytest.raises(ConfigError, match=rf"buttons.ok = {pin} is GPIO{pin}, the HAT ID EEPROM"):
+        load_config_text(f"[hardware]\nsimulated = true\n[buttons]\nok = {pin}\n")
+
+
+@pytest.mark.parametrize("pin", [14, 15])
+def test_the_uart_pins_load_with_one_warning(pin, caplog):
+    with caplog.at_level("WARNING"):
+        config = load_config_text(f"[buttons]\nok = {pin}\n", source="t.toml")
+    assert config.buttons.ok == pin
+    lines = [r.getMessage() for r in caplog.records if "serial console" in r.getMessage()]
+    assert lines == [f"t.toml: buttons.ok = {pin} is GPIO{pin}, the serial console's "
+                     f"{'UART TX' if pin == 14 else 'UART RX'}: disable the serial console "
+                     "(raspi-config) or choose another pin"]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.config import DisplayConfig
+from farmbox.hw.config import DisplayConfig
 from farmbox.hw.display import FakeSerial, fake_serial, open_display
 
 W, H = 128, 64

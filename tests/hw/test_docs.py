@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from farmbox.firmware.config import load_config
+from farmbox.firmware.box.config import load_config
 
 ROOT = Path(__file__).parents[2]
 ROW = re.compile(r"^\| (?P<key>[a-z]+\.[a-z]+(?:\[\d+\])?) \|[^|]+\| GPIO(?P<bcm>\d+) \| (?P<physical>\d+) \|")

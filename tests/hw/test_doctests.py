@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["farmbox.firmware.config", "hw", "farmbox.hw.buttons", "farmbox.hw.patterns", "farmbox.hw.pins", "farmbox.hw.display", "farmbox.hw.camera"]
+MODULES = ["farmbox.firmware.box.config", "hw", "farmbox.hw.buttons", "farmbox.hw.patterns", "farmbox.hw.pins", "farmbox.hw.display", "farmbox.hw.camera"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,7 +10,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from farmbox.firmware.config import load_config
+from farmbox.firmware.box.config import load_config
 from farmbox.hw import Hardware, button_pins, open_hardware
 from farmbox.hw.buttons import ButtonPanel
 from farmbox.hw.camera import CameraGone, FeedCamera, ReopeningCamera

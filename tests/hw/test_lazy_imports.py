@@ -20,8 +20,8 @@ def run(code: str) -> str:
 
 
 def test_importing_hw_and_the_services_does_not_load_opencv_or_numpy():
-    out = run("import sys, farmbox.hw, farmbox.hw.camera, farmbox.firmware.service, farmbox.firmware.funfarm_service, "
-              "farmbox.firmware.cardgame_service; print('cv2' in sys.modules, 'numpy' in sys.modules)")
+    out = run("import sys, farmbox.hw, farmbox.hw.camera, farmbox.firmware.games.superfarmer.box, farmbox.firmware.games.funfarm.box, "
+              "farmbox.firmware.games.cardgame.box; print('cv2' in sys.modules, 'numpy' in sys.modules)")
     assert out == "False False"
 
 

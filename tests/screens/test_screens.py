@@ -1,6 +1,6 @@
 """Screens: pixel-for-pixel against the reference PNGs, fonts, catalogs, the real OLED driver.
 
-Regenerate the references after an intended change with ``python -m farmbox.firmware.screens.gallery``.
+Regenerate the references after an intended change with ``python -m tests.screens.gallery``.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from farmbox.firmware.i18n import LANGUAGES, translator
-from farmbox.firmware.i18n.compile import catalogs, mo_bytes, parse_po
+from farmbox.firmware.box.i18n import LANGUAGES, translator
+from farmbox.firmware.box.i18n.compile import catalogs, mo_bytes, parse_po
 from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.screens import frame_text, render
-from farmbox.firmware.screens.font import GLYPHS, text_width
-from farmbox.firmware.screens.gallery import all_screens
-from farmbox.firmware.screens.icons import ICONS
-from farmbox.firmware.session.superfarmer import Session
+from farmbox.firmware.games.superfarmer.render import frame_text, render
+from farmbox.firmware.box.drawing.font import GLYPHS, text_width
+from tests.screens.gallery import all_screens
+from farmbox.firmware.box.drawing.icons import ICONS
+from farmbox.firmware.games.superfarmer.session import Session
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -26,7 +26,7 @@ SCREENS = all_screens()
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screen_matches_reference(name):
-    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png", "farmbox.firmware.screens.gallery")
+    assert_matches_reference(SCREENS[name], REFERENCE / f"{name}.png", "tests.screens.gallery")
 
 
 def test_every_reference_has_a_screen():

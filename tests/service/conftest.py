@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from farmbox.firmware.config import load_config
+from farmbox.firmware.box.config import load_config
 from farmbox.hw.pins import simulated_pins
 
 

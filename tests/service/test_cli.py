@@ -8,8 +8,8 @@ from PIL import Image, ImageSequence
 
 from farmbox.firmware.cli import main
 from farmbox.firmware.cli.device import DemoCamera, demo_dice_model, demo_model_key
-from farmbox.firmware.i18n import translator
-from farmbox.firmware.screens.superfarmer import progress
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.games.superfarmer.screens import progress
 from farmbox.hw.camera import CameraGone
 from farmbox.vision.dice import DiceModel
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageDraw, ImageSequence
 
-from farmbox.firmware.demo_frames import FrameStream, check_gif_path, write_gif
+from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path, write_gif
 
 
 class Screen:

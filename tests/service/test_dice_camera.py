@@ -7,8 +7,8 @@ import time
 import pytest
 
 from farmbox.firmware.rules.superfarmer.dice import Face
-from farmbox.firmware.service import Service, dice_watcher
-from farmbox.firmware.session.superfarmer import Phase
+from farmbox.firmware.games.superfarmer.box import Service, dice_watcher
+from farmbox.firmware.games.superfarmer.session import Phase
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
 from farmbox.vision.dice import enroll_folder

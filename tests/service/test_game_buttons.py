@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from farmbox.firmware.journal import Journal
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.rules.superfarmer import variant
-from farmbox.firmware.screens import render
-from farmbox.firmware.service import Service
-from farmbox.firmware.session.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.render import render
+from farmbox.firmware.games.superfarmer.box import Service
+from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
 from farmbox.hw import open_hardware
 
 from .conftest import NullNotifier, press
@@ -51,7 +51,7 @@ def test_whole_game_on_mock_buttons_equals_rules_alone(config, pins, variant_nam
     expected = play_alone(bot, players, variant(variant_name))
     assert state.over and presses > 100
     assert state == expected
-    replay = Journal(config.journal.dir).open()  # and the journal says the same
+    replay = SuperFarmerJournal(config.journal.dir).open()  # and the journal says the same
     assert replay.seq == seq and replay.timeline.state == expected
     assert any(a["action"] == "undo" for a in replay.actions)
     assert any(a["action"] == "exchange" for a in replay.actions)

@@ -34,7 +34,7 @@ def test_ready_status_and_watchdog_arrive(tmp_path):
     sock.bind(sock_path)
     sock.settimeout(20)
     env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="200000")
-    proc = subprocess.Popen([sys.executable, "-m", "farmbox.firmware.service", "--config",
+    proc = subprocess.Popen([sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config",
                              str(write_config(tmp_path))], cwd=ROOT, env=env,
                             stderr=subprocess.PIPE, text=True)
     messages: list[str] = []

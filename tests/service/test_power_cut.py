@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-from farmbox.firmware.journal import Journal
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.service import state_digest
-from farmbox.firmware.session.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.box import state_digest
+from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
 
 from .test_notify import ROOT, write_config
 
@@ -29,7 +29,7 @@ SEED, UNDO_EVERY, KILLS = 11, 13, 20
 
 def start(config: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "farmbox.firmware.service", "--config", str(config), "--autoplay",
+        [sys.executable, "-m", "farmbox.firmware.games.superfarmer.box", "--config", str(config), "--autoplay",
          str(SEED), "--undo-every", str(UNDO_EVERY), "--ack"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -49,7 +49,7 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
                 ready = proc.stdout.readline().split()
             assert ready and ready[0] == "ready", ready
             resumed_at.append(int(ready[1]))
-            before = Journal(journal_dir)
+            before = SuperFarmerJournal(journal_dir)
             # The restarted service resumed exactly where the journal ends.
             assert int(ready[1]) >= acked
             if kill:
@@ -79,6 +79,6 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
     proc = start(config)  # finish the game without interruption
     out, _ = proc.communicate(timeout=120)
     assert out.strip().splitlines()[-1].startswith("done")
-    final = Journal(journal_dir).open()
+    final = SuperFarmerJournal(journal_dir).open()
     expected = play_alone(Bot(SEED, undo_every=UNDO_EVERY), 4, CLASSIC)
     assert final.timeline.state.over and final.timeline.state == expected

@@ -8,15 +8,16 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from farmbox.firmware.journal import Journal, decode, encode
+from farmbox.firmware.box.journal import decode, encode
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.rules.superfarmer.game import new_state
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
-from farmbox.firmware.session.actions import Timeline, new_game_action
+from farmbox.firmware.games.superfarmer.actions import Timeline, new_game_action
 
 
 def write_game(directory, rolls, rules=CLASSIC, players=2, undo_at=()):
-    j = Journal(directory)
+    j = SuperFarmerJournal(directory)
     j.open()
     tl = Timeline(new_state(players, rules))
     action = new_game_action(players, rules)
@@ -46,7 +47,7 @@ def test_records_round_trip_and_carry_a_crc():
 
 def test_replay_resumes_exactly(tmp_path):
     tl = write_game(tmp_path, ALL_ROLLS[::7][:15], undo_at={5, 9})
-    replay = Journal(tmp_path).open()
+    replay = SuperFarmerJournal(tmp_path).open()
     assert replay.dropped == 0 and replay.seq == 16
     assert replay.timeline.state == tl.state
     assert replay.timeline.history == tl.history  # undo works after a restart too
@@ -59,10 +60,10 @@ def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
     data = path.read_bytes()
     lines = data.splitlines(keepends=True)
     path.write_bytes(data[:-cut])  # power cut in the middle of the last write
-    replay = Journal(tmp_path).open()
+    replay = SuperFarmerJournal(tmp_path).open()
     assert replay.dropped == 1 and "last record" in replay.problem
     assert replay.seq == len(lines) - 1
-    good = Journal(tmp_path).open()  # the repaired file replays cleanly
+    good = SuperFarmerJournal(tmp_path).open()  # the repaired file replays cleanly
     assert good.dropped == 0 and good.seq == replay.seq
     assert path.read_bytes() == b"".join(lines[:-1])
     assert (tmp_path / f"superfarmer.jsonl.corrupt-{replay.seq}").exists()
@@ -76,7 +77,7 @@ def test_corrupt_middle_record_keeps_the_good_prefix(tmp_path):
     lines[4] = lines[4].replace(b'"exchanged":false', b'"exchanged":true')  # a flipped bit
     assert b'"exchanged":true' in lines[4]
     path.write_bytes(b"".join(lines))
-    replay = Journal(tmp_path).open()
+    replay = SuperFarmerJournal(tmp_path).open()
     assert replay.seq == 4 and replay.dropped == len(lines) - 4
     assert "CRC" in replay.problem
 
@@ -92,20 +93,20 @@ def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
     import zlib
     lines[2] = (body[:-1] + f',"crc":"{zlib.crc32(body.encode()):08x}"}}\n').encode()
     path.write_bytes(b"".join(lines))
-    replay = Journal(tmp_path).open()
+    replay = SuperFarmerJournal(tmp_path).open()
     assert replay.seq == 2 and "differs" in replay.problem
 
 
 def test_new_game_rotates(tmp_path):
     write_game(tmp_path, ALL_ROLLS[:4])
-    j = Journal(tmp_path)
+    j = SuperFarmerJournal(tmp_path)
     j.open()
     assert j.seq == 5
     j.append(new_game_action(3, COMPACT), new_state(3, COMPACT))
     j.close()
     archived = list(tmp_path.glob("superfarmer-*.jsonl"))
     assert len(archived) == 1 and len(archived[0].read_bytes().splitlines()) == 5
-    replay = Journal(tmp_path).open()
+    replay = SuperFarmerJournal(tmp_path).open()
     assert replay.seq == 1 and replay.players == 3 and replay.rules.name == "compact"
 
 
@@ -114,7 +115,7 @@ def test_append_fsyncs_file_and_directory(tmp_path, monkeypatch):
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
                                                  real(fd)))
-    j = Journal(tmp_path / "new")
+    j = SuperFarmerJournal(tmp_path / "new")
     j.open()
     assert str(tmp_path / "new") in synced  # the new file's directory entry
     synced.clear()
@@ -127,7 +128,7 @@ def test_unusable_journal_dir_is_one_line(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(ValueError, match="journal dir"):
-        Journal(blocker / "sub").open()
+        SuperFarmerJournal(blocker / "sub").open()
 
 
 @settings(max_examples=25, deadline=None)
@@ -139,7 +140,7 @@ def test_any_truncation_resumes_at_a_record_boundary(tmp_path_factory, rolls, da
     full = path.read_bytes()
     cut = data.draw(st.integers(0, len(full)))
     path.write_bytes(full[:cut])
-    replay = Journal(d).open()
+    replay = SuperFarmerJournal(d).open()
     boundaries = [0] + [i + 1 for i, b in enumerate(full) if b == ord("\n")]
     kept = max(b for b in boundaries if b <= cut)
     assert path.read_bytes() == full[:kept]

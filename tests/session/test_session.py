@@ -9,9 +9,9 @@ from farmbox.firmware.rules.superfarmer.dice import Face, Roll
 from farmbox.firmware.rules.superfarmer.game import Game, GameState
 from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, legal_exchanges
-from farmbox.firmware.session.advice import offers
-from farmbox.firmware.session.observations import RollSeen
-from farmbox.firmware.session.superfarmer import (CAMERA_TIMEOUT, GREEN_FACES, RED_FACES, Phase,
+from farmbox.firmware.games.superfarmer.advice import offers
+from farmbox.firmware.box.observations import RollSeen
+from farmbox.firmware.games.superfarmer.session import (CAMERA_TIMEOUT, GREEN_FACES, RED_FACES, Phase,
                                           Session)
 
 
@@ -56,7 +56,7 @@ def test_back_leaves_roll_entry_without_settling():
 
 def test_exchange_menu_holds_only_legal_exchanges_advice_first():
     from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
-    from farmbox.firmware.session.advice import prepare
+    from farmbox.firmware.games.superfarmer.advice import prepare
 
     assert prepare(CLASSIC, wait=True)
     st_ = state_with("rabbit=13,sheep=1")
@@ -267,7 +267,7 @@ def test_any_input_keeps_the_books_balanced(inputs):
         if log:
             assert log[-1][1] == s.state  # what is on disk is what is shown
     # Replaying the records through the rules engine gives the same game.
-    from farmbox.firmware.session.actions import Timeline
+    from farmbox.firmware.games.superfarmer.actions import Timeline
     from farmbox.firmware.rules.superfarmer.game import new_state
     tl = Timeline(new_state(2, COMPACT))
     for action, state in log:
@@ -283,9 +283,9 @@ def test_offers_are_all_legal_for_a_busy_farm():
 
 
 def test_result_screen_names_the_farm_that_rolled():
-    from farmbox.firmware.screens import render
-    from farmbox.firmware.screens.superfarmer import roll_result
-    from farmbox.firmware.i18n import translator
+    from farmbox.firmware.games.superfarmer.render import render
+    from farmbox.firmware.games.superfarmer.screens import roll_result
+    from farmbox.firmware.box.i18n import translator
 
     farms = (Herd.parse("rabbit=1,sheep=1,pig=1,cow=1,horse=1"), Herd.parse("rabbit=2"),
              Herd.parse("rabbit=3"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.config import load_config
+from farmbox.firmware.box.config import load_config
 
 SYSTEMD = Path(__file__).parents[2] / "systemd"
 UNIT = SYSTEMD / "farmbox.service"

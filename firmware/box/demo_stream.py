@@ -1,0 +1,95 @@
+"""The OLED frames of a demo (``farmbox demo [GAME]``): to the terminal and to an animated GIF.
+
+All three demos wrap the simulated display in :meth:`FrameStream.tap`: every frame the box
+shows is kept, printed to the terminal as text art (unless quiet) and, at the end, saved as
+an animated GIF with :func:`write_gif`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+
+class Tap:
+    """A display that also hands every frame it shows to ``on_frame``."""
+
+    def __init__(self, display: Any, on_frame: Any) -> None:
+        self._display = display
+        self._on_frame = on_frame
+        self.size = display.size
+
+    def show(self, image: Any) -> None:
+        self._display.show(image)
+        self._on_frame(image)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._display, name)
+
+
+class FrameStream:
+    """Keeps every frame; prints it to ``out`` unless ``quiet``; waits ``pause`` s after it.
+
+    On a terminal each frame is drawn over the last one; otherwise frames are listed, each
+    followed by a rule.
+    """
+
+    def __init__(self, quiet: bool, pause: float = 0.0, out: TextIO | None = None) -> None:
+        self.frames: list[Any] = []
+        self.quiet = quiet
+        self.pause = pause
+        self.out = out or sys.stdout
+        self.tty = self.out.isatty() and not quiet
+        self._cleared = False
+
+    def tap(self, display: Any) -> Tap:
+        """``display`` wrapped so that its frames come here too."""
+        return Tap(display, self)
+
+    def __call__(self, image: Any) -> None:
+        from farmbox.firmware.games.superfarmer.render import frame_text  # noqa: PLC0415
+
+        self.frames.append(image.copy())
+        if not self.quiet:
+            if self.tty and not self._cleared:
+                self.out.write("\x1b[2J")
+                self._cleared = True
+            self.out.write(("\x1b[H" if self.tty else "") + frame_text(image) + "\n")
+            if not self.tty:
+                self.out.write("-" * 128 + "\n")
+            self.out.flush()
+        if self.pause:
+            time.sleep(self.pause)
+
+    def save_gif(self, path: Path) -> None:
+        write_gif(self.frames, path)
+
+
+def check_gif_path(path: Path | None) -> None:
+    """ValueError (one line) when the GIF's folder does not exist."""
+    if path is not None and not path.parent.resolve().is_dir():
+        raise ValueError(f"--gif: folder {path.parent} does not exist")
+
+
+def write_gif(frames: list[Any], path: Path) -> None:
+    """Save the frames as an animated GIF (3x, white on black), atomically.
+
+    The last frame stays 3 s; no partial file is left behind on error."""
+    if not frames:
+        raise ValueError("the demo showed no frames")
+    big = [f.convert("L").resize((f.width * 3, f.height * 3), 0) for f in frames]
+    fd, tmp = tempfile.mkstemp(dir=path.resolve().parent, suffix=".gif.tmp")
+    os.close(fd)
+    try:
+        durations = [120] * (len(big) - 1) + [3000]
+        big[0].save(tmp, format="GIF", save_all=True, append_images=big[1:], duration=durations,
+                    loop=0)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

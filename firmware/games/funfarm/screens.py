@@ -1,0 +1,397 @@
+"""The Fun Farm screens: pure functions from the referee session to a 128x64 1-bit image.
+
+- :func:`table`: between rounds and while the dice are unread: the circle (small icons,
+  two rows), the last verdict (e.g. a false start) and the scores.
+- :func:`race`: after the roll: the circle (activated cards inverted), the activated animals
+  big, the dice, who buzzed first (or the tie, or the mistake) and the scores.
+- :func:`card_entry`, :func:`colour_entry`: the Farmer's manual fallback.
+- :func:`winner`.
+
+The texts are in ``firmware/box/i18n/<lang>/LC_MESSAGES/funfarm.po`` (read by :func:`translator`);
+the shared notices (camera gone, journal repaired) come from the box's own catalog.
+
+In the scores line the Farmer's number is underlined and the player the last verdict is
+about is inverted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from farmbox.firmware.box.i18n import LANGUAGES, Translate, po_translator
+from farmbox.firmware.box.i18n import translator as box_translator
+from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
+from farmbox.firmware.games.funfarm.session import Entry, FunFarmSession, Verdict
+
+import farmbox.firmware.games.superfarmer.screens as sf
+from farmbox.firmware.box.drawing.canvas import BODY, HINT, WIDTH, blank, header, hint, write_references
+from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit, text_width
+from farmbox.firmware.games.funfarm.icons import SIZE, draw_animal, draw_die
+from farmbox.firmware.box.drawing.icons import draw_icon
+
+#: Rows of the verdict line and the scores line.
+VERDICT_Y = HINT - LINE
+SCORES_Y = HINT
+
+DOMAIN = "funfarm"
+
+
+def translator(language: str = "en") -> Translate:
+    """The Fun Farm texts in ``language``; a text missing from the catalog stays English."""
+    return po_translator(DOMAIN, language, "Fun Farm")
+
+
+def render(session: FunFarmSession, language: str = "en") -> Image.Image:
+    """The screen for ``session`` as it is now."""
+    tr = translator(language)
+    notice = session.notice
+    if notice is not None and notice.kind == "journal":
+        dropped, _, seq = notice.detail.partition("/")
+        return sf.journal_repaired(box_translator(language), int(dropped), int(seq))
+    if notice is not None and notice.kind == "camera_gone":
+        return sf.camera_gone(box_translator(language), notice.detail)
+    s, rules = session.state, session.rules
+    if session.entry is Entry.CARD:
+        cards = session.entry_cards
+        return card_entry(s, rules, cards[session.cursor], session.cursor, len(cards), tr)
+    if session.entry in (Entry.BLACK, Entry.WHITE):
+        return colour_entry(rules, session.entry is Entry.BLACK, session.black, session.white,
+                            session.guess is not None, tr)
+    if s.phase is Phase.OVER:
+        return winner(s, tr)
+    if s.phase is Phase.CATCH:
+        return race(s, rules, session.verdict, tr)
+    return table(s, rules, session.verdict, session.camera, tr)
+
+
+# ---------------------------------------------------------------------------
+# Pieces
+
+
+def _animal(rules: FunFarmRules, card: int) -> str:
+    return rules.deck.cards[card].animal.value
+
+
+def _header(draw: ImageDraw.ImageDraw, s: FarmState, tr: Translate) -> None:
+    left = tr("TIE-BREAK %d") % s.tiebreaks if s.tiebreaks else tr("ROUND %d") % s.round
+    header(draw, left, tr("DECK %d") % len(s.draw_pile))
+
+
+def circle_rows(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules, top: int,
+                rows: int) -> None:
+    """The circle as small icons, oldest first, activated ones inverted; "+N" if too many."""
+    per_row = 9
+    cards: Sequence[int] = s.circle
+    room = per_row * rows
+    if len(cards) > room:  # keep the activated cards in view, say how many are hidden
+        active = [c for c in cards if c in s.uncaught]
+        rest = [c for c in cards if c not in s.uncaught]
+        cards = (active + rest)[: room - 1]
+    for i, card in enumerate(cards):
+        x, y = (i % per_row) * 14, top + (i // per_row) * 13
+        if card in s.uncaught:
+            draw.rectangle((x, y - 1, x + SIZE + 1, y + SIZE), fill=1)
+            draw_animal(draw, (x + 1, y), _animal(rules, card), fill=0)
+        else:
+            draw_animal(draw, (x + 1, y), _animal(rules, card))
+    hidden = len(s.circle) - len(cards)
+    if hidden:
+        draw_text(draw, ((room - 1) % per_row * 14 + 1, top + (rows - 1) * 13 + 3), f"+{hidden}")
+    if not s.circle:
+        draw_text(draw, (0, top + 3), "-")
+
+
+def scores(draw: ImageDraw.ImageDraw, s: FarmState, mark: Sequence[int] = (),
+           y: int = SCORES_Y) -> None:
+    """Every player's card count in seat order; the Farmer underlined, ``mark`` inverted."""
+    n = s.players
+    cell = WIDTH // n
+    for p, count in enumerate(s.scores):
+        text = f"{p + 1}:{count}" if n <= 6 else str(count)
+        if s.tiebreaks and p not in s.contenders:
+            text = "-" if n > 6 else f"{p + 1}:-"
+        w = text_width(text)
+        x = p * cell + (cell - w) // 2
+        if p in mark:
+            draw.rectangle((x - 1, y - 1, x + w, y + 5), fill=1)
+            draw_text(draw, (x, y - 1), text, fill=0)
+        else:
+            draw_text(draw, (x, y - 1), text)
+        if p == s.farmer:
+            draw.line((x, y + 6, x + w - 1, y + 6), fill=1)
+
+
+def _players(players: Sequence[int], tr: Translate) -> str:
+    return " ".join(tr("P%d") % (p + 1) for p in players)
+
+
+def colour_name(colour: str, tr: Translate) -> str:
+    """A die colour (``"red"``) as the screen says it."""
+    return tr(colour.upper())
+
+
+def verdict_text(v: Verdict, tr: Translate) -> tuple[str, str | None, bool]:
+    """One line about the last race, the animal icon to put after it (a penalty card's or a
+    catch's), and whether it is good news (shown inverted)."""
+    kinds = v.kinds
+    who = _players(v.players, tr)
+    if EventKind.TIEBREAK in kinds:
+        ev = next(e for e in v.events if e.kind is EventKind.TIEBREAK)
+        return tr("TIE! PLAY ON: %s") % _players(ev.players, tr), None, False
+    if EventKind.TIE in kinds:
+        tie = "=".join(tr("P%d") % (p + 1) for p in v.players)
+        if EventKind.DEALT in kinds:
+            return tr("TIE %s: SHARED") % tie, None, True
+        return tr("TIE %s: ROLL AGAIN") % tie, None, False
+    if EventKind.CAUGHT in kinds:
+        ev = next(e for e in v.events if e.kind is EventKind.CAUGHT)
+        ms = v.reaction_ms[0] if v.reaction_ms else None
+        line = tr("P%d TAKES %d") % (ev.player + 1, len(ev.cards))  # type: ignore[operator]
+        if ms is not None:
+            line += f" {ms}MS"
+        return line, None, True
+    what = tr("TOO EARLY") if EventKind.FALSE_START in kinds else tr("NOTHING ON")
+    if EventKind.PENALTY in kinds:
+        return f"{who} {what} -1", "penalty", False
+    return f"{who} {what}", None, False
+
+
+def _verdict_line(draw: ImageDraw.ImageDraw, v: Verdict | None, s: FarmState,
+                  rules: FunFarmRules, tr: Translate, idle: str, invert_idle: bool) -> None:
+    if v is None:
+        text, icon, good = idle, None, invert_idle
+    else:
+        text, icon, good = verdict_text(v, tr)
+    room = WIDTH - (SIZE + 2 if icon else 0)
+    text = fit(text, room)
+    w = text_width(text)
+    if good:
+        draw.rectangle((0, VERDICT_Y - 1, w + 1, VERDICT_Y + 5), fill=1)
+        draw_text(draw, (1, VERDICT_Y - 1), text, fill=0)
+    else:
+        draw_text(draw, (0, VERDICT_Y - 1), text)
+    if icon and v is not None:
+        pen = [e for e in v.events if e.kind is EventKind.PENALTY]
+        for i, e in enumerate(pen[: (WIDTH - w - 2) // (SIZE + 1)]):
+            draw_animal(draw, (w + 2 + i * (SIZE + 1), VERDICT_Y - 4), _animal(rules, e.cards[0]))
+
+
+def _marked(v: Verdict | None) -> tuple[int, ...]:
+    return v.players if v is not None and v.kinds - {EventKind.TIEBREAK} else ()
+
+
+# ---------------------------------------------------------------------------
+# Screens
+
+
+def table(s: FarmState, rules: FunFarmRules, verdict: Verdict | None, camera: bool,
+          tr: Translate) -> Image.Image:
+    """Waiting for a card (DRAW) or for the dice (ROLL)."""
+    image, draw = blank()
+    _header(draw, s, tr)
+    circle_rows(draw, s, rules, BODY + 2, 2)
+    if s.phase is Phase.DRAW:
+        idle = tr("TURN A CARD") if camera else tr("FARMER: ENTER CARD")
+    else:
+        idle = tr("ROLL THE DICE") if camera else tr("FARMER: ENTER DICE")
+    _verdict_line(draw, verdict, s, rules, tr, idle, False)
+    scores(draw, s, _marked(verdict))
+    return image
+
+
+def race(s: FarmState, rules: FunFarmRules, verdict: Verdict | None,
+         tr: Translate) -> Image.Image:
+    """After the roll: the activated animals big, the dice, the verdict."""
+    image, draw = blank()
+    _header(draw, s, tr)
+    circle_rows(draw, s, rules, BODY + 2, 1)
+    top = BODY + 16
+    shown = s.uncaught or s.activated
+    kinds = list(dict.fromkeys(_animal(rules, c) for c in shown))
+    if kinds:
+        scale = 2 if len(kinds) <= 3 else 1
+        step = SIZE * scale + 2
+        for i, name in enumerate(kinds):
+            if scale == 2:
+                draw_animal(draw, (i * step, top - 1), name, 2)
+            else:
+                draw_animal(draw, ((i % 3) * step, top + (i // 3) * 13 - 1), name)
+        if not s.uncaught:  # taken: strike through
+            w = len(kinds) * step if scale == 2 else min(3, len(kinds)) * step
+            draw.line((0, top + 22, w - 2, top - 1), fill=1)
+    else:
+        draw_text(draw, (0, top + 8), "-")
+    if s.roll is not None:
+        draw_die(draw, (WIDTH - 2 * SIZE - 4, top + 2), s.roll.black, black=True)
+        draw_die(draw, (WIDTH - SIZE - 1, top + 2), s.roll.white, black=False)
+    idle = tr("BUZZ!") if s.activated else tr("NOTHING ON: DO NOT BUZZ")
+    _verdict_line(draw, verdict, s, rules, tr, idle, bool(s.activated))
+    scores(draw, s, _marked(verdict))
+    return image
+
+
+def card_entry(s: FarmState, rules: FunFarmRules, card: int, index: int, count: int,
+               tr: Translate) -> Image.Image:
+    """The Farmer picks the card just turned."""
+    image, draw = blank()
+    header(draw, tr("WHICH CARD?"), f"{index + 1}/{count}")
+    c = rules.deck.cards[card]
+    draw_animal(draw, (2, BODY + 2), c.animal.value, 3)
+    draw_die(draw, (46, BODY + 4), c.black, black=True)
+    draw_text(draw, (62, BODY + 7), fit(colour_name(c.black, tr), WIDTH - 62))
+    draw_die(draw, (46, BODY + 20), c.white, black=False)
+    draw_text(draw, (62, BODY + 23), fit(colour_name(c.white, tr), WIDTH - 62))
+    hint(draw, tr(">:NEXT OK:PICK"))
+    return image
+
+
+def colour_entry(rules: FunFarmRules, black: bool, black_i: int, white_i: int, unsure: bool,
+                 tr: Translate) -> Image.Image:
+    """The Farmer sets the colour up on the black, then the white die."""
+    image, draw = blank()
+    faces = rules.deck.black_faces if black else rules.deck.white_faces
+    colour = faces[black_i if black else white_i]
+    header(draw, tr("BLACK DIE?") if black else tr("WHITE DIE?"),
+           tr("UNSURE") if unsure else "")
+    draw_die(draw, (4, BODY + 3), colour, black=black, scale=3)
+    draw_text(draw, (46, BODY + 8), fit(colour_name(colour, tr), WIDTH - 46))
+    if not black:
+        done = rules.deck.black_faces[black_i]
+        draw_die(draw, (46, BODY + 20), done, black=True)
+        draw_text(draw, (62, BODY + 23), fit(colour_name(done, tr), WIDTH - 62))
+    hint(draw, tr(">:NEXT OK:PICK"))
+    return image
+
+
+def winner(s: FarmState, tr: Translate) -> Image.Image:
+    """The game is over: who won, every score."""
+    image, draw = blank()
+    header(draw, tr("GAME OVER"), tr("ROUND %d") % s.round)
+    w = s.winner if s.winner is not None else 0
+    draw_icon(draw, (2, BODY + 4), "star", 2)
+    draw_text_centred(draw, BODY + 6, tr("PLAYER %d WINS") % (w + 1), WIDTH + 28)
+    draw_text_centred(draw, BODY + 16, tr("%d CARDS") % s.scores[w], WIDTH + 28)
+    draw_text(draw, (0, VERDICT_Y - 1), fit(tr("FARMER: NEW GAME"), WIDTH))
+    scores(draw, s, (w,))
+    return image
+
+
+# ---------------------------------------------------------------------------
+# The gallery: every screen in a fixed situation (reference PNGs for tests and docs)
+
+
+def scenes(language: str = "en") -> dict[str, Image.Image]:
+    """Screen name -> the screen in ``language`` in a fixed example game (4 players, seeded)."""
+    import random
+
+    from farmbox.firmware.rules.funfarm import ColourRoll
+    from farmbox.firmware.games.funfarm.session import Buzz
+
+    def session(tie: str = "reroll") -> FunFarmSession:
+        from farmbox.firmware.rules.funfarm import TieRule
+
+        return FunFarmSession(4, FunFarmRules(tie=TieRule(tie)), rng=random.Random(4),
+                              camera=True)
+
+    def play(ses: FunFarmSession, cards: int) -> None:
+        """Turn ``cards`` cards; player (round % 4) catches what the black die activates."""
+        for k in range(cards):
+            top = ses.state.draw_pile[0]
+            ses.card_turned(ses.rules.deck.cards[top].id)
+            c = ses.rules.deck.cards[top]
+            white = next(w for w in ses.rules.deck.white_faces if w != c.white)
+            ses.dice_read(ColourRoll(c.black, white), 0)
+            if k % 3 != 2:
+                ses.buzzes([Buzz(380_000_000 + k * 1_000_000, k % 4)])
+
+    out: dict[str, Image.Image] = {}
+    tr = translator(language)
+    s = session()
+    play(s, 7)
+    s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
+    out["funfarm_turned"] = render(s, language)
+    s.buzzes([Buzz(5, 1)])
+    out["funfarm_false_start"] = render(s, language)
+    last = s.state.circle[-1]
+    c = s.rules.deck.cards[last]
+    s.dice_read(ColourRoll(c.black, c.white), 1_000_000_000)
+    out["funfarm_buzz"] = render(s, language)
+    s.buzzes([Buzz(1_412_300_000, 2), Buzz(1_412_900_000, 3)])
+    out["funfarm_tie"] = render(s, language)
+    s.dice_seen(DiceSeen_moving(), 0)
+    s.dice_read(ColourRoll(c.black, c.white), 2_000_000_000)
+    s.buzzes([Buzz(2_397_000_000, 3), Buzz(2_450_000_000, 0)])
+    out["funfarm_caught"] = render(s, language)
+    s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
+    miss = next(ColourRoll(b, w) for b in s.rules.deck.black_faces
+                for w in s.rules.deck.white_faces
+                if not any(s.rules.activates(x, ColourRoll(b, w)) for x in s.state.circle))
+    s.dice_read(miss, 3_000_000_000)
+    out["funfarm_nothing_on"] = render(s, language)
+    s.buzzes([Buzz(3_600_000_000, 0)])
+    out["funfarm_wrong_buzz"] = render(s, language)
+    s.press("farmer")  # the Farmer closes the round ...
+    s.press("farmer")  # ... and enters the next card by hand
+    s.press("next")
+    out["funfarm_card_entry"] = render(s, language)
+    s.press("back")
+    s.card_turned(s.rules.deck.cards[s.state.draw_pile[0]].id)
+    s.press("farmer")
+    s.press("next")
+    out["funfarm_black_die"] = render(s, language)
+    s.press("ok")
+    s.press("next")
+    s.press("next")
+    out["funfarm_white_die"] = render(s, language)
+    d = session("deal")
+    play(d, 24)
+    while not d.state.over:
+        d.press("farmer")
+        if d.state.phase is Phase.DRAW and d.state.draw_pile:
+            d.card_turned(d.rules.deck.cards[d.state.draw_pile[0]].id)
+            d.dice_read(ColourRoll(d.rules.deck.black_faces[0], d.rules.deck.white_faces[0]), 0)
+            d.buzzes([Buzz(1, d.state.contenders[0])])
+    out["funfarm_winner"] = render(d, language)
+    out["funfarm_crowded"] = table(_crowded(), FunFarmRules(), None, False, tr)
+    return out
+
+
+def DiceSeen_moving():  # noqa: N802  (a tiny factory kept next to its one use)
+    from farmbox.firmware.games.funfarm.session import DiceSeen
+
+    return DiceSeen(None, None)
+
+
+def _crowded() -> FarmState:
+    """Ten players, 20 cards in the circle (more than two rows hold)."""
+    from dataclasses import replace
+
+    piles = ((0, 1), (), (2,), (), (), (3,), (), (), (), ())
+    circle = tuple(range(4, 24))
+    return replace(FarmState((), circle, piles, farmer=6, contenders=tuple(range(10))),
+                   phase=Phase.DRAW, round=20)
+
+
+def all_screens() -> dict[str, Image.Image]:
+    """Every screen in every language: ``funfarm_<screen>`` in English (the names the English
+    references always had), ``funfarm_<lang>_<screen>`` in the others."""
+    out: dict[str, Image.Image] = {}
+    for lang in LANGUAGES:
+        prefix = "funfarm_" if lang == "en" else f"funfarm_{lang}_"
+        out.update({prefix + name.removeprefix("funfarm_"): image
+                    for name, image in scenes(lang).items()})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite tests/funfarm_box/reference (1x) and docs/screens (3x)."""
+    return write_references(argv, "write the Fun Farm reference screen PNGs", all_screens,
+                            "funfarm_box", "")
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -1,0 +1,572 @@
+"""The Fun Farm buzzer referee: buzzers + camera readings -> rules engine -> journal -> screen.
+
+Each player has a buzzer button (``player1`` .. ``player10``) and the Farmer has one more
+(``farmer``). A buzz counts at the push edge: the panel's ``down`` event, timestamped with
+``time.monotonic_ns()`` in the GPIO callback. The camera (or the Farmer, by hand) reports the
+card turned into the circle and the colours rolled; from that moment the first buzz takes the
+round's activated cards (:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than
+:data:`TIE_NS` (1 ms) after the first one are a tie, settled by the rules' :class:`TieRule`
+(default REROLL: nobody takes the cards, the Farmer rolls again).
+
+Every settled action is written to the journal (fsync'ed) *before* the session's state
+changes; actions carry the seed of any random choice (the penalty card, the tie deal), so
+:class:`FunFarmJournal` replays a game exactly after a power cut.
+
+The Farmer's button: between rounds it opens card entry (when there is no camera, or it
+missed the card), while the dice are unread it opens colour entry, after the roll it ends
+the round, after the game it starts a new one. In entry screens ``prev``/``next`` (or a
+short press of the Farmer's button) move, ``ok`` (or holding the Farmer's button) picks,
+``back`` leaves.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+import logging
+import os
+import queue
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from farmbox.firmware.box.journal import Journal, Replay
+from farmbox.firmware.box.loop import BoxLoop
+from farmbox.firmware.rules.errors import RulesError
+from farmbox.firmware.rules.funfarm import (
+    ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
+    end_round, load_deck, new_game, roll,
+)
+
+log = logging.getLogger(__name__)
+
+#: Buzzes less than this after the first buzz of a race are a tie (1 ms).
+TIE_NS = 1_000_000
+#: A dice reading at least this sure activates the cards without asking (the colour-dice
+#: reader already reports a die it is unsure of as None; its right readings score 0.65-0.9
+#: on rendered frames, so 0.6 lets those through and sends the rest to the Farmer).
+CONFIDENT = 0.6
+#: A notice (journal repaired, camera gone) stays up this long unless something dismisses it.
+NOTICE_SECONDS = 4.0
+#: After the first buzz the loop waits this long for other pushes of the same millisecond.
+RACE_WAIT_NS = 3_000_000
+
+Action = dict[str, Any]
+Commit = Callable[[Action, FarmState], None]
+
+
+# ---------------------------------------------------------------------------
+# What the session is told
+
+
+@dataclass(frozen=True)
+class CardsSeen:
+    """The card reader's ids of the cards face up on the table (any order)."""
+
+    ids: tuple[str, ...]
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """The colour-dice reader: the colour up on each die; both None while they move."""
+
+    black: str | None
+    white: str | None
+    confidence: float = 1.0
+
+    @property
+    def moving(self) -> bool:
+        return self.black is None and self.white is None
+
+
+@dataclass(frozen=True)
+class CameraLost:
+    """Reading the camera failed (unplugged, read error)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, order=True)
+class Buzz:
+    """Player ``player`` (0-based) pushed their buzzer at ``t_ns`` (monotonic ns)."""
+
+    t_ns: int
+    player: int
+
+
+def first_buzz(buzzes: Iterable[Buzz], tie_ns: int = TIE_NS) -> tuple[tuple[int, ...], int]:
+    """The players who buzzed first (the earliest and everyone less than ``tie_ns`` after
+    it, in time order, each once) and the earliest time.
+
+    >>> first_buzz([Buzz(5_400_000, 2), Buzz(5_000_000, 0), Buzz(9_000_000, 1)])
+    ((0, 2), 5000000)
+    """
+    ordered = sorted(buzzes)
+    if not ordered:
+        raise ValueError("no buzz")
+    t0 = ordered[0].t_ns
+    first = [b.player for b in ordered if b.t_ns - t0 < tie_ns]
+    return tuple(dict.fromkeys(first)), t0
+
+
+def races(buzzes: Iterable[Buzz], tie_ns: int = TIE_NS) -> list[tuple[tuple[int, ...], int]]:
+    """Split buzzes into successive races: :func:`first_buzz`, then the same on the rest."""
+    rest = sorted(buzzes)
+    out = []
+    while rest:
+        players, t0 = first_buzz(rest, tie_ns)
+        out.append((players, t0))
+        rest = [b for b in rest if b.t_ns - t0 >= tie_ns]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Actions: the journal's records, applied by one pure function
+
+
+def rules_from(action: Action) -> FunFarmRules:
+    """The rules a ``new_game`` action names (deck file, tie rule)."""
+    deck = load_deck(action.get("deck") or None)
+    return FunFarmRules(deck=deck, tie=TieRule(action.get("tie", TieRule.REROLL.value)))
+
+
+def new_game_action(players: int, rules: FunFarmRules, seed: int, deck: str | None = None,
+                    farmer: int = 0) -> Action:
+    return {"action": "new_game", "players": players, "tie": rules.tie.value, "seed": seed,
+            "deck": deck, "farmer": farmer}
+
+
+def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
+    """The engine's answer to one journal action (raises RulesError/ValueError if illegal)."""
+    kind = action.get("action")
+    rng = random.Random(action.get("seed", 0))
+    if kind == "new_game":
+        s = new_game(int(action["players"]), rules, rng, int(action.get("farmer", 0)))
+        return Turn(s, ())
+    if state is None:
+        raise ValueError(f"{kind!r} before a new game")
+    if kind == "draw":
+        card = action.get("card")
+        if card is not None:
+            i = rules.deck.index(card)
+            if i not in state.draw_pile:
+                raise ValueError(f"card {card!r} is not in the deck still to be drawn")
+            state = replace(state, draw_pile=(i,) + tuple(c for c in state.draw_pile if c != i))
+        return draw(state, rules)
+    if kind == "roll":
+        return roll(state, rules, rules.parse_roll(str(action["roll"])))
+    if kind == "buzz":
+        return buzz(state, rules, [int(p) for p in action["players"]], rng)
+    if kind == "end_round":
+        return end_round(state, rules, rng)
+    raise ValueError(f"unknown action {kind!r}")
+
+
+# ---------------------------------------------------------------------------
+# The journal
+
+
+@dataclass
+class FarmReplay(Replay):
+    """What :meth:`FunFarmJournal.open` found."""
+
+    state: FarmState | None = None
+    players: int = 0
+    rules: FunFarmRules | None = None
+
+    def begin(self, action: Action, state: Any) -> None:
+        """The file's ``new_game`` record: its rules (deck, tie rule) and its players."""
+        self.rules = rules_from(action)
+        self.players = int(action["players"])
+
+    def preview(self, action: Action) -> FarmState:
+        if self.rules is None:
+            raise ValueError("a record before the game's new_game record")
+        return apply(self.state, action, self.rules).state
+
+    def apply(self, action: Action, new: FarmState) -> None:
+        self.state = new
+
+
+class FunFarmJournal(Journal[FarmReplay]):
+    """The box's journal (JSON lines, CRC, fsync, repair), replayed through the Fun Farm rules."""
+
+    def __init__(self, directory: str | os.PathLike[str], name: str = "funfarm.jsonl") -> None:
+        super().__init__(directory, name, FarmReplay)
+
+
+# ---------------------------------------------------------------------------
+# The session
+
+
+class Entry(enum.Enum):
+    """Manual entry by the Farmer (no camera, or it missed something)."""
+
+    CARD = "card"
+    BLACK = "black"
+    WHITE = "white"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the last buzz race did, for the screen."""
+
+    events: tuple[Event, ...]
+    players: tuple[int, ...]
+    #: Reaction time of each player in ``players`` (ms since the dice were read), or None.
+    reaction_ms: tuple[int | None, ...] = ()
+
+    @property
+    def tie(self) -> bool:
+        return any(e.kind is EventKind.TIE for e in self.events)
+
+    @property
+    def kinds(self) -> set[EventKind]:
+        return {e.kind for e in self.events}
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: str
+    detail: str
+    since: float
+
+
+class FunFarmSession:
+    """One table's Fun Farm game: buzzes, readings and the Farmer's button in, actions out."""
+
+    def __init__(self, players: int, rules: FunFarmRules, commit: Commit | None = None,
+                 camera: bool = False, state: FarmState | None = None,
+                 rng: random.Random | None = None, deck: str | None = None) -> None:
+        self.rules = rules
+        self.deck_path = deck
+        self._commit = commit or (lambda action, state: None)
+        self.rng = rng or random.Random()
+        self.camera = camera
+        self.alerts: list[str] = []
+        self.verdict: Verdict | None = None
+        self.entry: Entry | None = None
+        self.cursor = 0
+        self.black = 0
+        self.white = 0
+        self.guess: DiceSeen | None = None
+        self.notice: Notice | None = None
+        #: Dice readings count only after the dice were seen moving since the last card.
+        self.armed = False
+        self.rolled_ns: int | None = None
+        self.state: FarmState
+        if state is None:
+            self.state = new_game(players, rules, random.Random(0))  # replaced just below
+            self.new_game(players)
+        else:
+            self.state = state
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    def _seed(self) -> int:
+        return self.rng.getrandbits(32)
+
+    def _do(self, action: Action) -> Turn:
+        turn = apply(self.state, action, self.rules)  # raises if illegal: nothing written
+        self._commit(action, turn.state)              # journal first (fsync) ...
+        self.state = turn.state                       # ... then memory, then the screen
+        if self.notice is not None and self.notice.kind == "journal":
+            self.notice = None  # the game goes on: the repair was seen
+        return turn
+
+    def new_game(self, players: int | None = None) -> None:
+        """A new shuffled game (the journal rotates); the Farmer role starts at player 1."""
+        players = players or self.players
+        action = new_game_action(players, self.rules, self._seed(), self.deck_path)
+        self._do(action)
+        self.verdict, self.entry, self.armed, self.rolled_ns = None, None, False, None
+
+    # -- the table ------------------------------------------------------------
+    def card_turned(self, card: str | None, source: str = "camera") -> None:
+        """A new card lies in the circle: close the last round if open, then draw it."""
+        if self.state.phase is Phase.CATCH:
+            self._end_round()
+        if self.state.phase is not Phase.DRAW:
+            return
+        self._do({"action": "draw", "card": card, "source": source})
+        self.verdict, self.entry, self.armed, self.rolled_ns = None, None, False, None
+
+    def dice_read(self, colours: ColourRoll, t_ns: int, source: str = "camera") -> None:
+        """The roll is known: activate the matching cards; the race starts at ``t_ns``."""
+        self._do({"action": "roll", "roll": str(colours), "source": source})
+        self.rolled_ns = t_ns
+        self.entry, self.guess, self.verdict = None, None, None
+        if self.state.activated:
+            self.alerts.append("activate")
+
+    def buzzes(self, buzzes: Sequence[Buzz]) -> None:
+        """Buzzer pushes (any order): settled race by race, earliest first."""
+        valid = [b for b in buzzes
+                 if 0 <= b.player < self.players and b.player in self.state.contenders]
+        for players, t0 in races(valid):
+            if self.state.over:
+                return
+            st = self.state
+            if st.phase is Phase.CATCH and st.activated and not st.uncaught:
+                continue  # too late: the round's cards are taken; nothing to record
+            action = {"action": "buzz", "players": list(players), "seed": self._seed()}
+            times = {p: min(b.t_ns for b in valid if b.player == p and b.t_ns - t0 < TIE_NS)
+                     for p in players}
+            ms: tuple[int | None, ...] = tuple(
+                None if self.rolled_ns is None or self.state.phase is not Phase.CATCH
+                else max(0, (times[p] - self.rolled_ns) // 1_000_000) for p in players)
+            turn = self._do(action)
+            kinds = {e.kind for e in turn.events}
+            self.verdict = Verdict(turn.events, players, ms)
+            if kinds & {EventKind.CAUGHT, EventKind.DEALT}:
+                self.alerts.append("win")
+            elif kinds & {EventKind.FALSE_START, EventKind.EMPTY_BUZZ}:
+                self.alerts.append("mistake")
+            if EventKind.TIE in kinds and self.state.phase is Phase.ROLL:
+                self.armed = False  # the same dice still lie there: wait for the new roll
+                self.rolled_ns = None
+
+    def _end_round(self) -> None:
+        turn = self._do({"action": "end_round", "seed": self._seed()})
+        self.rolled_ns = None
+        if any(e.kind is EventKind.WON for e in turn.events):
+            self.alerts.append("win")
+            self.verdict = None
+        elif any(e.kind is EventKind.TIEBREAK for e in turn.events):
+            self.verdict = Verdict(turn.events, ())
+
+    # -- the camera -------------------------------------------------------------
+    def cards_seen(self, obs: CardsSeen) -> None:
+        """The card reader's view: exactly one card not yet drawn means it was just turned."""
+        known = {c.id: i for i, c in enumerate(self.rules.deck.cards)}
+        pile = set(self.state.draw_pile)
+        new = sorted({cid for cid in obs.ids if cid in known and known[cid] in pile})
+        if len(new) != 1 or self.state.over or self.state.phase is Phase.ROLL:
+            return
+        self.card_turned(new[0], "camera")
+
+    def dice_seen(self, obs: DiceSeen, t_ns: int) -> None:
+        """The colour-dice reader's view (also while the dice roll)."""
+        if obs.moving:
+            self.armed = True
+            return
+        if self.state.phase is not Phase.ROLL or not self.armed:
+            return
+        if obs.black is not None and obs.white is not None and obs.confidence >= CONFIDENT:
+            self.armed = False
+            self.dice_read(self.rules.check_roll(ColourRoll(obs.black, obs.white)), t_ns)
+        else:  # unsure: the Farmer confirms or corrects the guess by hand
+            self.guess = obs
+            self._open_colours(obs)
+
+    # -- the Farmer's and the menu buttons ------------------------------------------
+    def press(self, button: str, t_ns: int = 0) -> None:
+        """A short press of ``farmer``, ``prev``, ``next``, ``ok`` or ``back``."""
+        if self.notice is not None:
+            self.notice = None
+            return
+        if self.entry is not None:
+            self._on_entry({"farmer": "next"}.get(button, button), t_ns)
+            return
+        if button != "farmer":
+            return
+        phase = self.state.phase
+        if phase is Phase.OVER:
+            self.new_game()
+        elif phase is Phase.DRAW:
+            if not self.state.draw_pile:
+                self.card_turned(None, "buttons")  # a tie-break round without a card
+            else:
+                self.entry, self.cursor = Entry.CARD, 0
+        elif phase is Phase.ROLL:
+            self._open_colours(None)
+        elif phase is Phase.CATCH:
+            self._end_round()
+
+    def hold(self, button: str, t_ns: int = 0) -> None:
+        """Holding the Farmer's button picks in an entry screen."""
+        if self.entry is not None and button == "farmer":
+            self._on_entry("ok", t_ns)
+
+    def _open_colours(self, guess: DiceSeen | None) -> None:
+        deck = self.rules.deck
+        self.black = deck.black_faces.index(guess.black) if guess and guess.black in deck.black_faces else 0
+        self.white = deck.white_faces.index(guess.white) if guess and guess.white in deck.white_faces else 0
+        self.entry = Entry.BLACK
+
+    @property
+    def entry_cards(self) -> tuple[int, ...]:
+        """The cards the Farmer may pick (still in the deck), in deck order."""
+        return tuple(sorted(self.state.draw_pile))
+
+    def _on_entry(self, b: str, t_ns: int) -> None:
+        deck = self.rules.deck
+        if self.entry is Entry.CARD:
+            n = len(self.entry_cards)
+            if b in ("next", "prev") and n:
+                self.cursor = (self.cursor + (1 if b == "next" else -1)) % n
+            elif b == "ok" and n:
+                self.card_turned(deck.cards[self.entry_cards[self.cursor]].id, "buttons")
+            elif b == "back":
+                self.entry = None
+        elif self.entry is Entry.BLACK:
+            if b in ("next", "prev"):
+                self.black = (self.black + (1 if b == "next" else -1)) % len(deck.black_faces)
+            elif b == "ok":
+                self.entry = Entry.WHITE
+            elif b == "back":
+                self.entry = None
+        elif self.entry is Entry.WHITE:
+            if b in ("next", "prev"):
+                self.white = (self.white + (1 if b == "next" else -1)) % len(deck.white_faces)
+            elif b == "ok":
+                self.armed = False
+                self.dice_read(ColourRoll(deck.black_faces[self.black],
+                                          deck.white_faces[self.white]),
+                               t_ns or time.monotonic_ns(), "buttons")
+            elif b == "back":
+                self.entry = Entry.BLACK
+
+    # -- the rest -------------------------------------------------------------------
+    def report(self, kind: str, detail: str, now: float) -> None:
+        """Show a notice (e.g. the journal lost its torn last record)."""
+        self.notice = Notice(kind, detail, now)
+        self.alerts.append("error")
+
+    def camera_lost(self, reason: str, now: float) -> None:
+        """The camera stopped answering: say so once (the buttons keep working)."""
+        if self.notice is None or self.notice.kind != "camera_gone":
+            self.report("camera_gone", reason, now)
+
+    def tick(self, now: float) -> None:
+        """Time passes: notices expire."""
+        if self.notice is not None and now - self.notice.since > NOTICE_SECONDS:
+            self.notice = None
+
+    def take_alerts(self) -> list[str]:
+        """Alerts (activate, win, mistake, error) raised since the last call."""
+        out, self.alerts = self.alerts, []
+        return out
+
+
+# ---------------------------------------------------------------------------
+# The loop on the box (hardware duck-typed: buttons.get, alert, display.show)
+
+
+def player_of(button: str) -> int | None:
+    """``player3`` -> 2; other names -> None."""
+    if button.startswith("player") and button[6:].isdigit():
+        return int(button[6:]) - 1
+    return None
+
+
+class Referee(BoxLoop):
+    """Buttons + observations -> session -> display, LEDs and buzzer.
+
+    ``hardware`` needs ``.buttons`` (a :class:`farmbox.hw.buttons.ButtonPanel`: its ``down`` events
+    are switched on here), ``.alert(name)`` and ``.display.show(image)``; ``render`` turns the
+    session into a frame. Camera readings arrive on :attr:`inbox` as ``(observation, t_ns)``.
+    """
+
+    def __init__(self, hardware: Any, render: Callable[[FunFarmSession], Any],
+                 journal: FunFarmJournal, players: int, rules: FunFarmRules | None = None,
+                 camera: bool = False, rng: random.Random | None = None) -> None:
+        self.hw = hardware
+        self.render = render
+        self.journal = journal
+        self.inbox: queue.Queue[tuple[Any, int]] = queue.Queue()
+        hardware.buttons.down_events = True
+        replay = journal.open()
+        if replay.state is not None:
+            self.session = FunFarmSession(replay.players, replay.rules, self._commit,
+                                          camera=camera, state=replay.state, rng=rng)
+            log.info("resumed Fun Farm game at record %d", replay.seq)
+        else:
+            self.session = FunFarmSession(players, rules or FunFarmRules(), self._commit,
+                                          camera=camera, rng=rng)
+        if replay.dropped:
+            self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
+        #: Button events read while gathering a race but belonging after it.
+        self._pending: collections.deque[Any] = collections.deque()
+        self.refresh()
+
+    def _commit(self, action: Action, state: FarmState) -> None:
+        self.journal.append(action, state)
+
+    def step(self, timeout: float = 0.05) -> bool:
+        """Handle one observation or one button event (a buzz race as a whole)."""
+        try:
+            obs, t_ns = self.inbox.get_nowait()
+        except queue.Empty:
+            ev = self._pending.popleft() if self._pending else self.hw.buttons.get(timeout=timeout)
+            if ev is None:
+                return False
+            self._button(ev)
+        else:
+            if isinstance(obs, CardsSeen):
+                self._safely(self.session.cards_seen, obs)
+            elif isinstance(obs, DiceSeen):
+                self._safely(self.session.dice_seen, obs, t_ns)
+            elif isinstance(obs, CameraLost):
+                self.session.camera_lost(obs.reason, time.monotonic())
+        self.refresh()
+        return True
+
+    def _button(self, ev: Any) -> None:
+        player = player_of(ev.name)
+        if player is None:
+            if ev.kind == "press":
+                self._safely(self.session.press, ev.name, ev.t_ns)
+            elif ev.kind == "hold":
+                self._safely(self.session.hold, ev.name, ev.t_ns)
+            return
+        if ev.kind != "down":
+            return
+        # Gather every push of the same millisecond: wait out the window if it is still
+        # open (callbacks may queue slightly late), and take what is queued from inside it.
+        pushes = [Buzz(ev.t_ns, player)]
+        later: list[Any] = []
+        deadline = ev.t_ns + TIE_NS + RACE_WAIT_NS
+        while True:
+            left = deadline - time.monotonic_ns()
+            more = (self._pending.popleft() if self._pending
+                    else self.hw.buttons.get(timeout=max(left, 0) / 1e9))
+            if more is None:
+                break
+            if more.t_ns >= deadline:
+                self._pending.appendleft(more)
+                break
+            p = player_of(more.name)
+            if p is not None and more.kind == "down":
+                pushes.append(Buzz(more.t_ns, p))
+            elif p is None:
+                later.append(more)
+        self._safely(self.session.buzzes, pushes)
+        for other in later:
+            self._button(other)
+
+    def _safely(self, fn: Callable[..., None], *args: Any) -> None:
+        try:
+            fn(*args)
+        except (ValueError, RulesError) as exc:  # an illegal action from the table: refuse it
+            log.warning("refused: %s", exc)
+            self.session.alerts.append("mistake")
+
+    def refresh(self) -> None:
+        self.session.tick(time.monotonic())
+        for alert in self.session.take_alerts():
+            self.hw.alert(alert)
+        self.show(self.hw.display, self.render(self.session))
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+__all__ = ["CONFIDENT", "TIE_NS", "Buzz", "CameraLost", "CardsSeen", "DiceSeen", "Entry", "FarmReplay",
+           "FunFarmJournal", "FunFarmSession", "Referee", "Verdict", "apply", "first_buzz",
+           "new_game_action", "player_of", "races", "rules_from"]

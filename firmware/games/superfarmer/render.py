@@ -1,0 +1,68 @@
+"""Screens: pure functions from session state to a 128x64 1-bit PIL image."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.rules.superfarmer import EventKind
+from farmbox.firmware.games.superfarmer.session import Phase, Session
+
+import farmbox.firmware.games.superfarmer.screens as sf
+
+PREDATOR_EVENTS = {EventKind.LOST_TO_FOX, EventKind.LOST_TO_WOLF, EventKind.DOG_USED}
+
+
+def render(session: Session, language: str = "en") -> Image.Image:
+    """The screen for ``session`` as it is now."""
+    tr = translator(language)
+    s = session.state
+    cam = session.camera_ok or not session.camera_expected
+    if session.progress is not None:
+        title, fraction = session.progress
+        return sf.progress(tr, tr(title), fraction)
+    notice = session.notice
+    if notice is not None:
+        if notice.kind == "camera_gone":
+            return sf.camera_gone(tr, notice.detail)
+        if notice.kind == "journal":
+            dropped, _, seq = notice.detail.partition("/")
+            return sf.journal_repaired(tr, int(dropped), int(seq))
+    phase = session.phase
+    if phase is Phase.STOCK:
+        return sf.stock(s, tr, cam)
+    if phase in (Phase.LAST_ROLL, Phase.RESULT):
+        who = session.rolled_by
+        if {e.kind for e in s.last_events} & PREDATOR_EVENTS:
+            return sf.predator(s, tr, who, camera_ok=cam)
+        return sf.roll_result(s, tr, who, camera_ok=cam)
+    if phase is Phase.TRADE:
+        return sf.trade(s, session.menu, session.cursor, tr, cam)
+    if phase is Phase.CONSENT:
+        return sf.consent(s, session.menu[session.cursor], tr, cam)
+    if phase is Phase.GREEN:
+        return sf.dice_entry(s, False, session.green, None, tr, cam)
+    if phase is Phase.RED:
+        return sf.dice_entry(s, True, session.red, session.selected_faces[0], tr, cam)
+    if phase is Phase.CONFIRM and session.seen is not None and session.seen.faces:
+        return sf.confirm(s, session.seen.faces, session.seen.confidence, tr, cam)
+    if phase is Phase.WINNER:
+        return sf.winner(s, tr, cam)
+    if phase is Phase.NEW_GAME:
+        return sf.new_game(tr)
+    return sf.farm(s, tr, cam)
+
+
+def frame_text(image: Image.Image) -> str:
+    """A 1-bit frame as unicode half-blocks (two pixel rows per text line) for a terminal."""
+    w, h = image.size
+    px = image.load()
+    lines = []
+    for y in range(0, h, 2):
+        row = []
+        for x in range(w):
+            top = px[x, y]
+            bottom = px[x, y + 1] if y + 1 < h else 0
+            row.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        lines.append("".join(row))
+    return "\n".join(lines)

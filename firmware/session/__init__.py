@@ -1,1 +1,0 @@
-"""Game sessions: state machines that turn button presses and camera observations into rules calls."""
