@@ -193,8 +193,9 @@ def _players(count: int) -> str:
 
 
 @dataclass
-class _Deck:
-    """What the cards in play allow: cards per animal, cats, icons per animal and field."""
+class _Limits:
+    """What the cards in play allow (cards per animal, cats, icons per animal and field),
+    and how much of it the file has used so far."""
 
     players: int
     cards: dict[Animal, int]
@@ -214,7 +215,7 @@ class _Deck:
         return self.serial
 
     @classmethod
-    def for_players(cls, deck: Sequence[Card], players: int) -> "_Deck":
+    def for_players(cls, deck: Sequence[Card], players: int) -> "_Limits":
         in_play = cards_for(deck, players)
         cards: dict[Animal, int] = {}
         fields: dict[tuple[Animal, str], int] = {}
@@ -274,7 +275,7 @@ class _Deck:
                                     f"cards in the deck show {most} {shown} together")
 
 
-def _card(table: object, animal: Animal, where: str, deck: _Deck) -> Card:
+def _card(table: object, animal: Animal, where: str, limits: _Limits) -> Card:
     t = _keys(table, ("animal", *_CARD_FIELDS), where)
     if "animal" in t:
         named = _animal(t["animal"], where, "a cat is not an animal card: add it to a column "
@@ -282,9 +283,9 @@ def _card(table: object, animal: Animal, where: str, deck: _Deck) -> Card:
         if named is not animal:
             raise CardGameError(f"{where}: a {named.value} card in the {animal.value} column")
     values = {f: _int(t.get(f, 1 if f == "icons" else 0), f"{where}: {f}") for f in _CARD_FIELDS}
-    deck.card_fields(animal, values, where)
+    limits.card_fields(animal, values, where)
     try:
-        return Card(animal, **values, serial=deck.next_serial())
+        return Card(animal, **values, serial=limits.next_serial())
     except CardGameError as exc:
         raise CardGameError(f"{where}: {exc}") from None
 
@@ -309,7 +310,7 @@ def read_scorecard(data: Mapping[str, object], deck: Sequence[Card] | None = Non
     if not 2 <= len(farmers) <= 6:
         raise CardGameError(f"farmers: the game is for 2-6 farmers, the file has {len(farmers)}")
     players = len(farmers)
-    limits = _Deck.for_players(load_deck() if deck is None else deck, players)
+    limits = _Limits.for_players(load_deck() if deck is None else deck, players)
     gift_limit = GIFT_LIMITS[players]
     names: list[str] = []
     farms: list[Farm] = []
