@@ -17,9 +17,10 @@ import random
 import sys
 import time
 
-from farmbox.firmware.rules.simulate import settled_rolls_per_second, simulate_solitaire, simulate_table
-from farmbox.firmware.rules.solitaire import model_for
-from farmbox.firmware.rules.strategies import STRATEGIES
+from farmbox.firmware.box.solved_tables import model_for
+from farmbox.firmware.cli.superfarmer import settled_rolls_per_second
+from farmbox.firmware.rules.superfarmer.simulate import simulate_solitaire, simulate_table
+from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
 from farmbox.firmware.rules.superfarmer import CLASSIC
 
 
@@ -38,7 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, strategy in STRATEGIES.items():
         games = args.greedy_games if name == "greedy" and args.greedy_games else args.games
+        t0, c0 = time.perf_counter(), time.process_time()
         r = simulate_solitaire(strategy, games, CLASSIC, random.Random(args.seed))
+        r = r.timed(time.perf_counter() - t0, time.process_time() - c0)
         rows.append({**r.as_dict(), "settled_rolls": r.settled})
         if not args.json:
             print(f"{name:8s} {games:6d} games  mean {r.mean_turns:6.2f}  median "
@@ -46,9 +49,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r.games_per_cpu_second:8,.0f} games/s ({r.games_per_second:,.0f} wall)",
                   flush=True)
     rolls = settled_rolls_per_second(args.rolls, CLASSIC, random.Random(args.seed))
+    t0, c0 = time.perf_counter(), time.process_time()
     table = simulate_table([STRATEGIES["advisor"], STRATEGIES["hoard"], STRATEGIES["greedy"],
                             STRATEGIES["naive"]], max(1, args.games // 10), CLASSIC,
                            random.Random(args.seed))
+    table = table.timed(time.perf_counter() - t0, time.process_time() - c0)
     out = {
         "python": platform.python_version(), "machine": platform.machine(),
         "games": args.games, "seed": args.seed, "strategies": rows,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from farmbox.firmware.rules.dice import Face, Roll
+from farmbox.firmware.rules.superfarmer.dice import Face, Roll
 
 BUTTONS = ("prev", "next", "ok", "back")
 

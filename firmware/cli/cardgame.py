@@ -7,6 +7,7 @@ import json
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from farmbox.firmware.cli import CommandError
 from farmbox.firmware.rules.cardgame.bots import BOTS
@@ -16,7 +17,7 @@ from farmbox.firmware.rules.cardgame.teams import default_teams
 from farmbox.firmware.rules.cardgame.tournament import Standings, lineup, tournament
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("cardgame", help="Super Farmer: The Card Game: scorekeeper and bots")
     csub = p.add_subparsers(dest="action", metavar="ACTION")
     csub.required = True
@@ -39,20 +40,79 @@ def register(sub: argparse._SubParsersAction) -> None:
     sim.set_defaults(func=cmd_simulate)
 
 
-def load_farms_file(path: Path) -> dict:
-    """Parse a FARMS file: .json as JSON, anything else as TOML."""
+#: A FARMS file is a few kilobytes; anything past this is not one.
+MAX_FARMS_BYTES = 1 << 20
+#: Brackets a FARMS file nests (a card in a column in a farmer is 3-4); deeper is refused
+#: before the parser, which recurses, sees it.
+MAX_NESTING = 16
+
+
+def nesting(text: str, toml: bool) -> tuple[int, int]:
+    r"""The deepest ``[``/``{`` nesting outside strings (and TOML comments), and its line.
+
+    >>> nesting('{"a": [[1], {"b": "[[["}]}', toml=False)
+    (3, 1)
+    >>> nesting("a = [ # [[[\n  [1] ]", toml=True)
+    (2, 2)
+    """
+    depth = deepest = 0
+    line = deepest_line = 1
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif ch == "#" and toml:
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif ch == '"' or (ch == "'" and toml):
+            triple = toml and text.startswith(ch * 3, i)
+            quote = ch * 3 if triple else ch
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if text[i] == "\\" and ch == '"':
+                    i += 1
+                elif text[i] == "\n":
+                    line += 1
+                i += 1
+            i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, deepest_line = depth, line
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return deepest, deepest_line
+
+
+def load_farms_file(path: Path) -> dict[str, Any]:
+    """Parse a FARMS file: .json as JSON, anything else as TOML (at most 1 MiB, 16 levels deep)."""
+    kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FARMS_BYTES + 1)
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FARMS_BYTES:
+        raise CommandError(f"{path}: larger than {MAX_FARMS_BYTES // 1024} KiB, not a FARMS file")
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(raw.decode("utf-8"))
-        else:
-            data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CommandError(f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: "
-                           f"{str(exc).splitlines()[0]}") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path}: not valid {kind}: not UTF-8 text ({exc.reason} at byte "
+                           f"{exc.start})") from None
+    depth, line = nesting(text, toml=kind == "TOML")
+    if depth > MAX_NESTING:
+        raise CommandError(f"{path}: line {line}: brackets nested {depth} deep, a FARMS file "
+                           f"needs at most {MAX_NESTING}")
+    try:
+        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CommandError(f"{path}: not valid {kind}: {str(exc).splitlines()[0]}") from None
+    except RecursionError:  # the scan above should have caught it; never a traceback
+        raise CommandError(f"{path}: brackets nested too deeply") from None
     if not isinstance(data, dict):
         raise CommandError(f"{path}: expected a table at the top")
     return data
@@ -79,7 +139,8 @@ def describe(t: Tally) -> list[str]:
     """The round's scoring, step by step, as lines of text."""
     r = t.round
     out = ["Phase 2: gifts"]
-    out += [f"  {g.farmer}: {g.card} -> {g.column.value} column"
+    out += [f"  {g.farmer}: {g.card} -> leaves the game (no column to join)" if g.column is None
+            else f"  {g.farmer}: {g.card} -> {g.column.value} column"
             + (f", cabbage +{g.cabbage}" if g.cabbage else "") for g in t.gifts] or ["  (none)"]
     if r.attacks:
         out.append("Predators")
@@ -120,7 +181,7 @@ def describe(t: Tally) -> list[str]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]
@@ -135,7 +196,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for seats, result in tqdm(games, total=args.games, desc="games", unit="game",
                               file=sys.stderr):
         standings.record(seats, result)
-    summary = standings.as_dict()
+    summary: dict[str, Any] = standings.as_dict()
     summary.update(players=args.players, seed=args.seed, predators=args.predators,
                    advanced_water=args.advanced_water, teams=[list(t) for t in teams])
     if args.json:

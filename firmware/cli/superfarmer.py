@@ -1,4 +1,9 @@
-"""Super Farmer commands: odds, settle, simulate, advise."""
+"""Super Farmer commands: odds, settle, simulate, advise.
+
+The rules never read the clock: this module times the simulations (and
+:func:`settled_rolls_per_second` times :func:`settle` for the bench), and shows a
+progress bar when the advisor's model for a variant has to be solved first.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,19 @@ import argparse
 import json
 import random
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
-from farmbox.firmware.rules.dice import Roll
-from farmbox.firmware.rules.herd import Herd
-from farmbox.firmware.rules.odds import odds
-from farmbox.firmware.rules.superfarmer import VARIANTS, settle, variant
+from farmbox.firmware.rules.superfarmer import (
+    ANIMALS, CLASSIC, VARIANTS, Herd, Roll, Rules, settle, variant)
+from farmbox.firmware.rules.superfarmer.odds import odds
+from farmbox.firmware.rules.superfarmer.simulate import settle_sample
+from farmbox.firmware.rules.superfarmer.strategies import Strategy
+
+if TYPE_CHECKING:  # numpy tables: imported by the commands that need them
+    from farmbox.firmware.rules.superfarmer.solitaire import Model
 
 
 def _add_variant(p: argparse.ArgumentParser) -> None:
@@ -18,7 +31,7 @@ def _add_variant(p: argparse.ArgumentParser) -> None:
                    help="rule set (default: classic)")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("odds", help="exact odds of one roll for a farm")
     p.add_argument("herd", metavar="HERD", help="e.g. rabbit=6,sheep=1 ('' is an empty farm)")
     p.add_argument("--stock", metavar="HERD", help="main herd (default: endless, as seed 004)")
@@ -66,6 +79,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
     rules = variant(args.variant)
     farm = _parse_herd(args.herd, "HERD")
     stock = _parse_herd(args.stock, "--stock") if args.stock is not None else None
+    if stock is not None:
+        # As settle and advise: the farm and the herd together fit in the full set.
+        rules.stock_for(farm + stock)
     result = odds(farm, stock, rules)
     if args.json:
         out = {"herd": farm.as_dict(), "variant": rules.name,
@@ -110,8 +126,51 @@ def cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _strategies(text: str, players: int) -> list:
-    from farmbox.firmware.rules.strategies import strategy
+@contextmanager
+def solve_progress(rules: Rules) -> Iterator[Callable[[float], None]]:
+    """A progress callback for the advisor's solver: a tqdm bar on stderr, from the first call.
+
+    Nothing is shown when the model is read from a table (the solver is never called).
+    """
+    from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
+
+    bar: Any = None
+
+    def progress(fraction: float) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=100, unit="%", file=sys.stderr, leave=False, disable=None,
+                       desc=f"solving the {rules.name} advisor (once; then cached)",
+                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}")
+        bar.update(max(0, round(fraction * 100) - bar.n))
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def advisor_model(rules: Rules) -> Model:
+    """The advisor's model for ``rules``: shipped, cached or solved now (with a progress bar)."""
+    from farmbox.firmware.box.solved_tables import model_for
+
+    with solve_progress(rules) as progress:
+        return model_for(rules, progress=progress)
+
+
+def settled_rolls_per_second(rolls: int = 100_000, rules: Rules = CLASSIC,
+                             rng: random.Random | None = None) -> float:
+    """Raw speed of :func:`settle` on random farms and rolls (no memory), per CPU second."""
+    picks = settle_sample(rolls, rules, rng)
+    c0 = time.process_time()
+    for farm, stock, roll in picks:
+        settle(farm, stock, roll, rules)
+    return rolls / max(1e-9, time.process_time() - c0)
+
+
+def _strategies(text: str, players: int) -> list[Strategy]:
+    from farmbox.firmware.rules.superfarmer.strategies import strategy
 
     names = [n.strip() for n in text.split(",")]
     if len(names) == 1:
@@ -124,7 +183,7 @@ def _strategies(text: str, players: int) -> list:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from farmbox.firmware.rules.simulate import simulate_solitaire, simulate_table
+    from farmbox.firmware.rules.superfarmer.simulate import simulate_solitaire, simulate_table
 
     rules = variant(args.variant)
     if args.games < 1:
@@ -135,16 +194,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     strategies = _strategies(args.strategy, args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    for s in strategies:
-        if s.name == "advisor":
-            s.model_for(rules)  # load (or solve once) before the clock starts
+    if any(s.name == "advisor" for s in strategies):
+        advisor_model(rules)  # read (or solve once) before the clock starts
     with tqdm(total=args.games, unit="game", file=sys.stderr, leave=False,
               mininterval=0.25, disable=None) as bar:
+        t0, c0 = time.perf_counter(), time.process_time()
+        out: dict[str, Any]
         if args.players == 1:
-            result = simulate_solitaire(strategies[0], args.games, rules, rng, progress=bar.update)
+            solo = simulate_solitaire(strategies[0], args.games, rules, rng, progress=bar.update)
+            out = solo.timed(time.perf_counter() - t0, time.process_time() - c0).as_dict()
         else:
-            result = simulate_table(strategies, args.games, rules, rng, progress=bar.update)
-    out = {**result.as_dict(), "seed": seed}
+            table = simulate_table(strategies, args.games, rules, rng, progress=bar.update)
+            out = table.timed(time.perf_counter() - t0, time.process_time() - c0).as_dict()
+    out["seed"] = seed
     if args.json:
         print(json.dumps(out))
         return 0
@@ -159,12 +221,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from farmbox.firmware.rules.advisor import advise
+    from farmbox.firmware.rules.superfarmer.advisor import advise
 
     rules = variant(args.variant)
     farm = _parse_herd(args.herd, "HERD")
     stock = _parse_herd(args.stock, "--stock") if args.stock is not None else None
-    a = advise(farm, stock, rules)
+    if stock is not None:
+        rules.stock_for(farm + stock)  # a bad herd is an error before any solving
+    a = advise(farm, stock, rules, model=advisor_model(rules))
     if args.json:
         print(json.dumps({**a.as_dict(), "variant": rules.name}))
         return 0
@@ -183,5 +247,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
               + (f" (without the exchange {float(a.gain_without):.3f})" if a.exchange else ""))
     if a.capped:
         print("note: counts above the model's caps count as capped ("
-              + ", ".join(f"{k}<={v}" for k, v in a.as_dict()["model"]["caps"].items()) + ")")
+              + ", ".join(f"{animal.key}<={cap}" for animal, cap in zip(ANIMALS, a.caps)) + ")")
     return 0

@@ -60,8 +60,8 @@ def test_score_json_file_with_advanced_water_and_teams(tmp_path, capsys):
                 {"name": "B", "columns": [{"animal": "pig", "cards": [{"water": 2}, {}]},
                                           {"animal": "rabbit", "cards": [{}]}]},
                 {"name": "C", "columns": [{"animal": "cow", "cards": [{}]}]},
-                {"name": "D", "columns": [{"animal": "cow", "cards": [{"icons": 2}]}],
-                 "gifts": [{"cat": "cow"}]}]}
+                # (no cat gift for D: with 4 farmers the cats stay in the box, issue 10)
+                {"name": "D", "columns": [{"animal": "cow", "cards": [{"icons": 2}]}]}]}
     path = write(tmp_path, "farms.json", json.dumps(data))
     code, out, err = run(capsys, "score", path, "--json")
     assert code == 0, err
@@ -82,7 +82,10 @@ def test_score_json_file_with_advanced_water_and_teams(tmp_path, capsys):
     ("goat.toml", ROBERT + ROBERT.replace("Robert", "Eve").replace("rabbit", "goat"), "unknown animal 'goat'"),
     ("twice.toml", ROBERT + ROBERT, "needs a name of its own"),
     ("key.toml", ROBERT + ROBERT.replace("Robert", "Eve").replace("water = 1", "wter = 1"), "unknown key 'wter'"),
-    ("cat.toml", ROBERT + '[[farmers]]\nname = "Eve"\n[[farmers.gifts]]\ncat = "pig"\n', "cat cannot start"),
+    # (five farmers: with 4 or fewer the cats stay in the box; Eve has a column, but no pig)
+    ("cat.toml", "".join(ROBERT.replace("Robert", n) for n in ("Robert", "F", "G", "H"))
+     + '[[farmers]]\nname = "Eve"\n[[farmers.columns]]\nanimal = "cow"\ncards = [{}]\n'
+       '[[farmers.gifts]]\ncat = "pig"\n', "cat cannot start"),
     ("pred.toml", '[options]\npredators = ["bear"]\n' + ROBERT + ROBERT.replace("Robert", "E"), "unknown predator"),
     ("team.toml", '[options]\nteams = [["Robert", "E"]]\n' + ROBERT + ROBERT.replace("Robert", "E"), "team mode is for 4 or 6"),
     ("side.toml", '[options]\nteams = [["Robert", "E"], ["F", "G"]]\n' + "".join(

@@ -2,10 +2,10 @@
 
 import pytest
 
-from farmbox.firmware.rules.advisor import advise
+from farmbox.firmware.rules.superfarmer.advisor import advise
 from farmbox.firmware.rules.errors import InvalidState
-from farmbox.firmware.rules.herd import Herd
-from farmbox.firmware.rules.odds import expected_gain
+from farmbox.firmware.rules.superfarmer.herd import Herd
+from farmbox.firmware.rules.superfarmer.odds import expected_gain
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
 
 

@@ -38,6 +38,14 @@ def test_settle_json(capsys):
     (["simulate", "--variant", "compact", "--players", "1"], "2-6 players"),
     (["simulate", "--games", "0"], "at least 1"),
     (["advise", "rabbit=x"], "bad HERD"),
+    # issue 10, point 11: odds refuses a farm and herd that cannot exist together, as settle does
+    (["odds", "rabbit=50", "--stock", "rabbit=20"], "cannot account"),
+    (["odds", "horse=4", "--stock", "horse=3"], "cannot account"),
+    (["advise", "rabbit=40", "--stock", "rabbit=30"], "cannot account"),
+    # HERD counts are ASCII digits only, named in the error
+    (["odds", "rabbit=١٢"], "'١٢'"),
+    (["odds", "rabbit=²"], "'²'"),
+    (["settle", "--herd", "sheep=³", "--roll", "rabbit,rabbit"], "'sheep=³'"),
     (["advise", "rabbit=1,sheep=1,pig=1,cow=1,horse=1"], "already complete"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):

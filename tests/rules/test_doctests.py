@@ -5,8 +5,10 @@ import importlib
 
 import pytest
 
-MODULES = ["herd", "dice", "superfarmer", "game", "odds", "strategies", "simulate", "solitaire",
-           "advisor"]
+MODULES = ["superfarmer", "superfarmer.herd", "superfarmer.dice", "superfarmer.variants",
+           "superfarmer.settle", "superfarmer.exchanges", "superfarmer.game", "superfarmer.odds",
+           "superfarmer.strategies", "superfarmer.simulate", "superfarmer.solitaire",
+           "superfarmer.advisor"]
 
 
 @pytest.mark.parametrize("name", MODULES)

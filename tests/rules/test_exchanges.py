@@ -3,7 +3,7 @@
 import pytest
 
 from farmbox.firmware.rules.errors import IllegalExchange
-from farmbox.firmware.rules.herd import ANIMALS, Animal, Herd
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Animal, Herd
 from farmbox.firmware.rules.superfarmer import (
     CLASSIC, Exchange, apply_exchange, check_exchange_shape, legal_exchanges)
 
@@ -108,7 +108,7 @@ def test_legal_exchanges_are_all_legal_and_complete():
 
 
 def _worth(value, stock, exclude):
-    from farmbox.firmware.rules.herd import VALUES
+    from farmbox.firmware.rules.superfarmer.herd import VALUES
     out = []
 
     def rec(k, remaining, acc):

@@ -3,7 +3,7 @@
 import pytest
 
 from farmbox.firmware.rules.errors import InvalidHerd
-from farmbox.firmware.rules.herd import ANIMALS, Animal, Herd, single
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Animal, Herd, single
 
 
 def test_parse_and_print_round_trip():
@@ -62,3 +62,17 @@ def test_subtraction_never_goes_negative():
     assert Herd.parse("sheep=3") - single(Animal.SHEEP, 2) == Herd.parse("sheep=1")
     assert Herd.parse("sheep=3").covers(Herd.parse("sheep=2"))
     assert not Herd.parse("sheep=3").covers(Herd.parse("pig=1"))
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("rabbit=١٢", "'rabbit=١٢'"),  # Arabic-Indic digits: int() would read 12
+    ("rabbit=²", "'rabbit=²'"),  # a superscript: isdigit() but not int()
+    ("rabbit=１", "in digits 0-9"),  # a full-width digit
+    ("rabbit=1234567890", "10 digits"),
+    ("ſheep=1", "unknown animal 'ſheep'"),  # str.upper() would make it SHEEP
+    ("rabbıt=1", "unknown animal 'rabbıt'"),
+])
+def test_counts_and_names_are_ascii_only(text, fragment):
+    with pytest.raises(InvalidHerd, match=fragment) as info:
+        Herd.parse(text)
+    assert "\n" not in str(info.value)

@@ -5,9 +5,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmbox.firmware.rules.dice import ALL_ROLLS
-from farmbox.firmware.rules.game import Game
-from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.game import Game
+from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import (
     VARIANTS, IllegalExchange, apply_exchange, legal_exchanges, settle)
 
@@ -95,3 +95,39 @@ def test_every_listed_exchange_keeps_value(farm, data):
         apply_exchange(f, s, ex.reversed())
     except IllegalExchange:  # pragma: no cover - the reverse is always possible
         raise AssertionError(f"cannot undo {ex}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(VARIANT_NAMES),
+       players=st.integers(1, 6), turns=st.integers(0, 60))
+def test_legal_exchanges_lists_exactly_what_exchange_accepts(seed, name, players, turns):
+    """issue 10, point 11: legal_exchanges(partner=...) lists only what exchange accepts."""
+    rules = VARIANTS[name].with_options(play_on=True)
+    players = max(players, rules.min_players)
+    rng = random.Random(seed)
+    game = Game(players, rules)
+    for _ in range(turns):
+        if game.state.over:
+            break
+        if rng.random() < 0.3:
+            options = game.legal_exchanges()
+            if options:
+                game.exchange(rng.choice(options))
+                if game.state.over:
+                    break
+        if rng.random() < 0.8:
+            game.roll(rng.choice(ALL_ROLLS))
+    s = game.state
+    for partner in [None, -1, *range(s.players + 1)]:
+        listed = game.legal_exchanges(partner)
+        for ex in listed:
+            trial = Game(state=s)
+            trial.exchange(ex, partner=partner, consent=True)  # accepted: no exception
+        if partner is not None and not listed and 0 <= partner < s.players:
+            # Nothing listed: exchange refuses every trade the two farms could pay.
+            for ex in legal_exchanges(s.farm, s.farms[partner])[:20]:
+                try:
+                    Game(state=s).exchange(ex, partner=partner, consent=True)
+                except (IllegalExchange, ValueError):
+                    continue
+                raise AssertionError(f"{ex} with player {partner + 1} is accepted but not listed")

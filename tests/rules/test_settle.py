@@ -2,9 +2,9 @@
 
 import pytest
 
-from farmbox.firmware.rules.dice import ALL_ROLLS, GREEN, RED, Face, Roll
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, GREEN, RED, Face, Roll
 from farmbox.firmware.rules.errors import InvalidRoll
-from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, settle
 
 

@@ -5,10 +5,12 @@ import random
 import numpy as np
 import pytest
 
-from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.rules.errors import InvalidState
-from farmbox.firmware.rules.herd import Herd
-from farmbox.firmware.rules.solitaire import CAPS, Model, _distinct_rolls, model_for, roll_successors, solve
+from farmbox.firmware.rules.superfarmer.herd import Herd
+from farmbox.firmware.box import solved_tables
+from farmbox.firmware.box.solved_tables import model_for
+from farmbox.firmware.rules.superfarmer.solitaire import CAPS, _distinct_rolls, roll_successors, solve
 from farmbox.firmware.rules.superfarmer import (
     CLASSIC, COMPACT, apply_exchange, legal_exchanges, settle)
 
@@ -40,20 +42,20 @@ def test_numpy_transitions_match_settle(rules):
 
 
 def test_tiny_model_solves_and_caches(tmp_path):
-    model = Model.load(CLASSIC, SOLVE, cache_dir=tmp_path)
+    model = solved_tables.load(CLASSIC, SOLVE, cache_dir=tmp_path)
     files = list(tmp_path.iterdir())
     assert len(files) == 1 and files[0].suffix == ".npz"
-    again = Model.read(files[0], CLASSIC)
+    again = solved_tables.read(files[0], CLASSIC)
     assert again.policy.tolist() == model.policy.tolist()
     assert again.expected_turns(Herd()) == pytest.approx(model.expected_turns(Herd()), rel=1e-6)
     # A model for other rules does not accept this file.
     with pytest.raises(InvalidState, match="other rules"):
-        Model.read(files[0], COMPACT)
+        solved_tables.read(files[0], COMPACT)
     files[0].write_bytes(b"not a table")
     with pytest.raises(InvalidState, match="unreadable"):
-        Model.read(files[0], CLASSIC)
+        solved_tables.read(files[0], CLASSIC)
     # A damaged cache is solved again and replaced.
-    assert Model.load(CLASSIC, SOLVE, cache_dir=tmp_path).expected_turns(Herd()) == \
+    assert solved_tables.load(CLASSIC, SOLVE, cache_dir=tmp_path).expected_turns(Herd()) == \
         pytest.approx(model.expected_turns(Herd()), rel=1e-6)
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
 

@@ -13,9 +13,9 @@ from dataclasses import replace
 from PIL import Image
 
 from farmbox.firmware.box.i18n import LANGUAGES, translator
-from farmbox.firmware.rules.dice import Face, Roll
-from farmbox.firmware.rules.game import Game, GameState
-from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.superfarmer.dice import Face, Roll
+from farmbox.firmware.rules.superfarmer.game import Game, GameState
+from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
 from farmbox.firmware.games.superfarmer.advice import offers, prepare
 

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.rules.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 import farmbox.firmware.games.superfarmer.screens as screens
 from farmbox.firmware.games.superfarmer.box import Service
 from farmbox.firmware.box.observations import RollSeen

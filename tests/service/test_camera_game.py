@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.rules.dice import ALL_ROLLS, Roll
-from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.box.journal import decode
 from farmbox.firmware.games.superfarmer.journal import NAME
 from farmbox.firmware.rules.superfarmer import CLASSIC, settle

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from farmbox.firmware.rules.dice import Face
+from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.session import Phase
 from farmbox.hw import open_hardware

@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.rules.dice import Face
-from farmbox.firmware.rules.game import GameState
-from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.superfarmer.dice import Face
+from farmbox.firmware.rules.superfarmer.game import GameState
+from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC
 from farmbox.firmware.games.superfarmer.render import render
 import farmbox.firmware.games.superfarmer.screens as screens

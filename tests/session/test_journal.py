@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from farmbox.firmware.box.journal import decode, encode
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
-from farmbox.firmware.rules.dice import ALL_ROLLS
-from farmbox.firmware.rules.game import new_state
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.game import new_state
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
 from farmbox.firmware.games.superfarmer.actions import Timeline, new_game_action
 

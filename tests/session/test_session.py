@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from farmbox.firmware.rules.dice import Face, Roll
-from farmbox.firmware.rules.game import Game, GameState
-from farmbox.firmware.rules.herd import Herd
+from farmbox.firmware.rules.superfarmer.dice import Face, Roll
+from farmbox.firmware.rules.superfarmer.game import Game, GameState
+from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, legal_exchanges
 from farmbox.firmware.games.superfarmer.advice import offers
 from farmbox.firmware.box.observations import RollSeen
@@ -55,7 +55,7 @@ def test_back_leaves_roll_entry_without_settling():
 
 
 def test_exchange_menu_holds_only_legal_exchanges_advice_first():
-    from farmbox.firmware.rules.strategies import STRATEGIES
+    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
     from farmbox.firmware.games.superfarmer.advice import prepare
 
     assert prepare(CLASSIC, wait=True)
@@ -268,7 +268,7 @@ def test_any_input_keeps_the_books_balanced(inputs):
             assert log[-1][1] == s.state  # what is on disk is what is shown
     # Replaying the records through the rules engine gives the same game.
     from farmbox.firmware.games.superfarmer.actions import Timeline
-    from farmbox.firmware.rules.game import new_state
+    from farmbox.firmware.rules.superfarmer.game import new_state
     tl = Timeline(new_state(2, COMPACT))
     for action, state in log:
         tl.apply(action, tl.preview(action))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.rules.dice import Face
-from farmbox.firmware.rules.herd import ANIMALS, Herd
+from farmbox.firmware.rules.superfarmer.dice import Face
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Herd
 
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon, icon_mask

@@ -14,10 +14,10 @@ from typing import Any
 
 from farmbox.firmware.box.history import History, NothingToUndo
 
-from farmbox.firmware.rules.dice import Roll
+from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.errors import IllegalAction
-from farmbox.firmware.rules.game import Game, GameState, new_state
-from farmbox.firmware.rules.herd import Animal, Herd
+from farmbox.firmware.rules.superfarmer.game import Game, GameState, new_state
+from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import Exchange, Rules, variant
 
 Action = dict[str, Any]

@@ -1,10 +1,10 @@
 """The exchange menu's order: the advisor's pick first.
 
-The advisor is ``farmbox.firmware.rules.strategies``' "advisor" (the solved solitaire model). Its
+The advisor is ``farmbox.firmware.rules.superfarmer.strategies``' "advisor" (the solved solitaire model). Its
 table loads in about a second for a variant that ships one, but a variant without a shipped
 table is solved on first use (a minute here, longer on a Pi), so :func:`prepare` loads it in
 the background; until it is ready the menu is ordered by the exact expected value of the
-farm after the next roll (``farmbox.firmware.rules.odds``).
+farm after the next roll (``farmbox.firmware.rules.superfarmer.odds``).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from farmbox.firmware.rules.game import GameState
-from farmbox.firmware.rules.herd import Herd
-from farmbox.firmware.rules.odds import expected_gain
+from farmbox.firmware.rules.superfarmer.game import GameState
+from farmbox.firmware.rules.superfarmer.herd import Herd
+from farmbox.firmware.rules.superfarmer.odds import expected_gain
 from farmbox.firmware.rules.superfarmer import Exchange, Rules, apply_exchange, legal_exchanges
 
 
@@ -47,10 +47,10 @@ _lock = threading.Lock()
 
 
 def _load(rules: Rules) -> None:
-    from farmbox.firmware.rules.strategies import STRATEGIES  # noqa: PLC0415 (numpy tables)
+    from farmbox.firmware.box.solved_tables import model_for  # noqa: PLC0415 (numpy tables)
 
     try:
-        STRATEGIES["advisor"].model_for(rules)  # type: ignore[attr-defined]
+        model_for(rules)  # shipped or cached table (else solved and cached); the advisor plays it
     except Exception as exc:  # the menu still works, ordered by expected value
         log.warning("advisor for %s unavailable: %s", rules.name, exc)
         return
@@ -87,7 +87,7 @@ def _advisor_pick(state: GameState) -> tuple[bool, Exchange | None]:
     """(True, pick) from the rules advisor when its table is ready, else (False, None)."""
     if not advisor_ready(state.rules):
         return False, None
-    from farmbox.firmware.rules.strategies import STRATEGIES  # noqa: PLC0415
+    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES  # noqa: PLC0415
 
     others = tuple(f for i, f in enumerate(state.farms) if i != state.current)
     return True, STRATEGIES["advisor"].choose(state.farm, state.stock, state.rules, others)

@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from farmbox.firmware.rules.dice import ALL_ROLLS, Roll
-from farmbox.firmware.rules.game import GameState, new_state
-from farmbox.firmware.rules.strategies import strategy
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState, new_state
+from farmbox.firmware.rules.superfarmer.strategies import strategy
 from farmbox.firmware.rules.superfarmer import Rules
 
 from farmbox.firmware.games.superfarmer.actions import Action, Timeline
@@ -52,7 +52,7 @@ class SeededRolls:
 class Bot:
     """Plays every farm: the advisor's exchange, then the seeded roll.
 
-    ``strategy``: a ``farmbox.firmware.rules.strategies`` name choosing the exchange (found in the
+    ``strategy``: a ``farmbox.firmware.rules.superfarmer.strategies`` name choosing the exchange (found in the
     session's menu wherever the advisor ranked it). ``camera``: rolls arrive as RollSeen
     observations (motion first), ``unsure`` of them with low confidence (the bot then
     confirms on the buttons); otherwise the dice are entered face by face on the buttons.

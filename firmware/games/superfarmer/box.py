@@ -21,7 +21,7 @@ from typing import Any
 
 from farmbox.firmware.box.config import Config, load_config, find_config_path
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
-from farmbox.firmware.rules.game import GameState
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer import variant
 from farmbox.firmware.games.superfarmer.render import render
 import farmbox.firmware.games.superfarmer.screens as screens

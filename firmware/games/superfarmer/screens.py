@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from PIL import Image
 
 from farmbox.firmware.box.i18n import Translate
-from farmbox.firmware.rules.dice import GREEN, RED, Face
-from farmbox.firmware.rules.game import GameState
-from farmbox.firmware.rules.herd import LIVESTOCK
+from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face
+from farmbox.firmware.rules.superfarmer.game import GameState
+from farmbox.firmware.rules.superfarmer.herd import LIVESTOCK
 from farmbox.firmware.rules.superfarmer import Event, EventKind, Exchange
 
 from farmbox.firmware.box.drawing.canvas import (BODY, HINT, WIDTH, arrow, blank, die, header, herd_grid,

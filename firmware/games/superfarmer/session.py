@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from farmbox.firmware.rules.dice import GREEN, RED, Face, Roll
-from farmbox.firmware.rules.game import GameState, new_state
+from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState, new_state
 from farmbox.firmware.rules.superfarmer import EventKind, Rules
 
 from farmbox.firmware.games.superfarmer.actions import Action, Timeline, new_game_action

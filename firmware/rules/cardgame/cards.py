@@ -19,6 +19,16 @@ class CardGameError(RulesError):
     """Bad input to the card game: a bad card, farm, deck or action."""
 
 
+def quoted(value: object, most: int = 40) -> str:
+    """``repr(value)`` cut to ``most`` characters: an error names the bad part, not a whole file.
+
+    >>> quoted("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    """
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 class Animal(str, enum.Enum):
     """The animal columns, in scoring order (horse only with 5-6 players)."""
 
@@ -35,7 +45,7 @@ class Animal(str, enum.Enum):
             return cls(str(key).strip().lower())
         except ValueError:
             raise CardGameError(
-                f"unknown animal {key!r} (expected one of {', '.join(a.value for a in cls)})"
+                f"unknown animal {quoted(key)} (expected one of {', '.join(a.value for a in cls)})"
             ) from None
 
 
@@ -58,7 +68,7 @@ class Predator(str, enum.Enum):
         try:
             return cls(str(key).strip().lower())
         except ValueError:
-            raise CardGameError(f"unknown predator {key!r} (expected fox or wolf)") from None
+            raise CardGameError(f"unknown predator {quoted(key)} (expected fox or wolf)") from None
 
 
 PREY: dict[Predator, tuple[Animal, ...]] = {

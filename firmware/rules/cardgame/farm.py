@@ -85,6 +85,16 @@ class Farm:
                 return column
         return None
 
+    def icons_in(self, animal: Animal) -> int:
+        """Animal icons of the ``animal`` column, cats included (0 without that column)."""
+        column = self.column(animal)
+        return 0 if column is None else column.icons
+
+    def dogs_in(self, animal: Animal) -> int:
+        """Dog icons of the ``animal`` column (0 without that column)."""
+        column = self.column(animal)
+        return 0 if column is None else column.dogs
+
     @property
     def animals(self) -> tuple[Animal, ...]:
         return tuple(c.animal for c in self.columns)

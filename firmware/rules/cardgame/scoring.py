@@ -123,8 +123,7 @@ def attack(farms: Mapping[str, Farm], predator: Predator, animal: Animal,
     happens; otherwise each farmer with the fewest dogs gives up one animal card
     of their choice from it (a farmer without that column has nothing to lose).
     """
-    dogs = {name: (farm.column(animal).dogs if farm.column(animal) else 0)
-            for name, farm in farms.items()}
+    dogs = {name: farm.dogs_in(animal) for name, farm in farms.items()}
     out = dict(farms)
     lost: dict[str, tuple[Card, ...]] = {}
     attacked: tuple[str, ...] = ()
@@ -158,8 +157,7 @@ def water_score(farms: Mapping[str, Farm], advanced: bool = False) -> WaterScore
 
 def column_score(farms: Mapping[str, Farm], animal: Animal) -> ColumnScore:
     """Who has most icons of one animal (ties all score); nobody scores an empty column."""
-    icons = {name: (farm.column(animal).icons if farm.column(animal) else 0)
-             for name, farm in farms.items()}
+    icons = {name: farm.icons_in(animal) for name, farm in farms.items()}
     most = max(icons.values(), default=0)
     leaders = tuple(n for n, v in icons.items() if v == most) if most > 0 else ()
     return ColumnScore(animal, icons, leaders, most if leaders else 0)

@@ -15,6 +15,7 @@ import enum
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import RulesError
 
@@ -67,7 +68,7 @@ class Deck:
         raise InvalidDeck(f"no card {card_id!r} in the deck")
 
 
-def parse_deck(data: dict, source: str = "deck") -> Deck:
+def parse_deck(data: dict[str, Any], source: str = "deck") -> Deck:
     """Build a :class:`Deck` from the parsed TOML table ``data``."""
     try:
         dice = data["dice"]

@@ -184,8 +184,10 @@ class FarmState:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], rules: FunFarmRules) -> "FarmState":
+        def ints(xs: Any) -> tuple[int, ...]:
+            return tuple(int(x) for x in xs)
+
         try:
-            ints = lambda xs: tuple(int(x) for x in xs)  # noqa: E731
             state = cls(
                 draw_pile=ints(d["draw_pile"]), circle=ints(d["circle"]),
                 piles=tuple(ints(p) for p in d["piles"]), farmer=int(d["farmer"]),

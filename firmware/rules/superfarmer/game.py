@@ -1,6 +1,6 @@
 """A game of Super Farmer for 1-6 farms: turn order, one exchange per turn, undo.
 
->>> from farmbox.firmware.rules.dice import Roll
+>>> from farmbox.firmware.rules.superfarmer.dice import Roll
 >>> g = Game(2)
 >>> _ = g.roll(Roll.parse("rabbit,rabbit"))
 >>> str(g.state.farms[0]), g.state.current
@@ -13,20 +13,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .dice import Roll
-from .errors import IllegalAction, IllegalExchange, InvalidState
+from ..errors import IllegalAction, IllegalExchange, InvalidState
 from .herd import ANIMALS, Animal, Herd
-from .superfarmer import (
-    CLASSIC,
-    Event,
-    EventKind,
-    Exchange,
-    Rules,
-    Settlement,
-    apply_exchange,
-    legal_exchanges,
-    settle,
-    variant,
-)
+from .exchanges import Exchange, apply_exchange, legal_exchanges
+from .settle import Event, EventKind, Settlement, settle
+from .variants import CLASSIC, Rules, variant
 
 
 @dataclass(frozen=True)
@@ -167,12 +158,31 @@ class Game:
             raise IllegalAction("the game is over")
 
     def legal_exchanges(self, partner: int | None = None) -> list[Exchange]:
-        """The exchanges the current farm may make now (with the herd or ``partner``)."""
+        """The exchanges the current farm may make now (with the herd or ``partner``).
+
+        Exactly what :meth:`exchange` accepts (with the partner's consent): nothing
+        after the turn's exchange or the end, and nothing with a partner the rules
+        refuse (classic rules, the farm itself, a finished farm, no such player).
+        """
         s = self._state
         if s.over or s.exchanged:
             return []
-        other = s.stock if partner is None else s.farms[partner]
-        return legal_exchanges(s.farm, other)
+        if partner is None:
+            return legal_exchanges(s.farm, s.stock)
+        if self._partner_refusal(partner) is not None:
+            return []
+        return legal_exchanges(s.farm, s.farms[partner])
+
+    def _partner_refusal(self, partner: int) -> str | None:
+        """Why the current farm may not trade with ``partner`` (None: it may, with consent)."""
+        s = self._state
+        if not s.rules.player_exchanges:
+            return f"{s.rules.name}: exchanges are with the main herd only"
+        if not 0 <= partner < s.players or partner == s.current:
+            return f"no such partner: player {partner + 1}"
+        if partner in s.places:
+            return f"player {partner + 1} has finished"
+        return None
 
     def exchange(self, exchange: Exchange, partner: int | None = None,
                  consent: bool = False) -> tuple[Event, ...]:
@@ -186,12 +196,9 @@ class Game:
         if partner is None:
             farms[s.current], stock = apply_exchange(s.farm, s.stock, exchange)
         else:
-            if not s.rules.player_exchanges:
-                raise IllegalExchange(f"{s.rules.name}: exchanges are with the main herd only")
-            if not 0 <= partner < s.players or partner == s.current:
-                raise IllegalExchange(f"no such partner: player {partner + 1}")
-            if partner in s.places:
-                raise IllegalExchange(f"player {partner + 1} has finished")
+            refusal = self._partner_refusal(partner)
+            if refusal is not None:
+                raise IllegalExchange(refusal)
             if not consent:
                 raise IllegalExchange(f"player {partner + 1} did not agree")
             farms[s.current], farms[partner] = apply_exchange(s.farm, s.farms[partner], exchange)

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from .errors import InvalidHerd
+from ..errors import InvalidHerd
 
 
 class Animal(enum.IntEnum):
@@ -40,18 +40,28 @@ class Animal(enum.IntEnum):
 
     @classmethod
     def from_key(cls, key: str) -> "Animal":
-        try:
-            return cls[key.strip().upper()]
-        except KeyError:
-            raise InvalidHerd(
-                f"unknown animal {key.strip()!r} (expected one of {', '.join(a.key for a in cls)})"
-            ) from None
+        """The animal named ``key`` (``"small_dog"``, any case; ASCII letters only).
+
+        >>> Animal.from_key("ſheep")
+        Traceback (most recent call last):
+        ...
+        farmbox.firmware.rules.errors.InvalidHerd: unknown animal 'ſheep' (expected one of rabbit, sheep, pig, cow, horse, small_dog, big_dog)
+        """
+        name = key.strip()
+        # ASCII only: str.upper() would turn a long s or a dotless i into a real name.
+        if name.isascii() and name.upper() in cls.__members__:
+            return cls[name.upper()]
+        raise InvalidHerd(
+            f"unknown animal {name!r} (expected one of {', '.join(a.key for a in cls)})")
 
 
 ANIMALS: tuple[Animal, ...] = tuple(Animal)
 #: The five species that breed and that a winning farm must hold.
 LIVESTOCK: tuple[Animal, ...] = (Animal.RABBIT, Animal.SHEEP, Animal.PIG, Animal.COW, Animal.HORSE)
 DOGS: tuple[Animal, ...] = (Animal.SMALL_DOG, Animal.BIG_DOG)
+
+#: Longest count :meth:`Herd.parse` reads (no herd comes near a billion animals).
+MAX_COUNT_DIGITS = 9
 
 #: Exchange values in rabbits (seed 004's table).
 VALUES: tuple[int, ...] = (1, 6, 12, 36, 72, 6, 36)
@@ -85,7 +95,9 @@ class Herd:
         return cls.from_mapping(counts)
 
     @classmethod
-    def from_mapping(cls, counts: Mapping[str | Animal, int]) -> "Herd":
+    def from_mapping(cls, counts: Mapping[str, int] | Mapping[Animal, int]
+                     | Mapping[str | Animal, int]) -> "Herd":
+        """``Herd.from_mapping({"rabbit": 3})``; keys are names or :class:`Animal`."""
         values = [0] * 7
         for key, n in counts.items():
             animal = key if isinstance(key, Animal) else Animal.from_key(str(key))
@@ -100,8 +112,15 @@ class Herd:
     def parse(cls, text: str) -> "Herd":
         """Parse ``name=count`` pairs joined by commas; ``""`` is an empty herd.
 
+        Counts are ASCII digits only (at most :data:`MAX_COUNT_DIGITS` of them): other
+        scripts' digits and superscripts are a one-line :class:`InvalidHerd`.
+
         >>> Herd.parse("pig=1, small_dog=1")[Animal.PIG]
         1
+        >>> Herd.parse("rabbit=²")
+        Traceback (most recent call last):
+        ...
+        farmbox.firmware.rules.errors.InvalidHerd: bad herd item 'rabbit=²': count must be a whole number >= 0 in digits 0-9, not '²'
         """
         values = [0] * 7
         seen: set[Animal] = set()
@@ -120,8 +139,12 @@ class Herd:
                 raise InvalidHerd(f"bad herd item {part!r}: {animal.key} given twice")
             seen.add(animal)
             count = count.strip()
-            if not count.isdigit():
-                raise InvalidHerd(f"bad herd item {part!r}: count must be a whole number >= 0")
+            if not (count.isascii() and count.isdigit()):
+                raise InvalidHerd(f"bad herd item {part!r}: count must be a whole number >= 0 "
+                                  f"in digits 0-9, not {count!r}")
+            if len(count) > MAX_COUNT_DIGITS:
+                raise InvalidHerd(f"bad herd item {part!r}: count has {len(count)} digits, "
+                                  f"at most {MAX_COUNT_DIGITS}")
             values[animal] = int(count)
         return cls(tuple(values))  # type: ignore[arg-type]
 

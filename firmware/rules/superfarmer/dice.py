@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import InvalidRoll
+from ..errors import InvalidRoll
 from .herd import Animal
 
 
@@ -51,7 +51,7 @@ _FACE_ANIMAL = {
 }
 
 
-class Die(tuple):
+class Die(tuple[Face, ...]):
     """The twelve faces of one die (a tuple with a name)."""
 
     name: str

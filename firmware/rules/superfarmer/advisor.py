@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import InvalidState
+from ..errors import InvalidState
+from .exchanges import Exchange, apply_exchange
 from .herd import Herd
 from .odds import expected_gain
-from .superfarmer import CLASSIC, Exchange, Rules, apply_exchange
+from .solitaire import Model, model_for
+from .strategies import Advisor
+from .variants import CLASSIC, Rules
 
 
 @dataclass(frozen=True)
@@ -64,18 +67,20 @@ class Advice:
 
 
 def advise(farm: Herd, stock: Herd | None = None, rules: Rules = CLASSIC,
-           alternatives: int = 4) -> Advice:
-    """What the advisor would exchange for ``farm`` (solitaire herd unless ``stock`` given)."""
-    from .solitaire import model_for
-    from .strategies import Advisor
+           alternatives: int = 4, model: Model | None = None) -> Advice:
+    """What the advisor would exchange for ``farm`` (solitaire herd unless ``stock`` given).
 
+    ``model``: the variant's solved model (default: :func:`model_for` ``rules``, which
+    solves it if this process does not have it yet).
+    """
     if stock is None:
         stock = rules.stock_for(farm)
     else:
         rules.stock_for(farm + stock)  # the farm and herd must fit in the full set
     if farm.is_complete():
         raise InvalidState(f"the farm {farm} is already complete: it has won")
-    model = model_for(rules)
+    if model is None or model.rules != rules:
+        model = model_for(rules)
     ex = Advisor(model).choose(farm, stock, rules)
     after_farm, after_stock = apply_exchange(farm, stock, ex) if ex else (farm, stock)
     wins_now = after_farm.is_complete()

@@ -4,6 +4,8 @@ Speed comes from remembering: per farm (and main herd, when farms share it) the
 strategy's exchange is chosen and applied once with :func:`apply_exchange`, and
 each distinct roll is settled once with :func:`settle`; a turn is then a couple
 of dict lookups. The random generator is injected, so a seed reproduces a run.
+Nothing here reads the clock: a caller that wants speed figures times the call and
+hands the seconds to :meth:`SolitaireResult.timed` / :meth:`TableResult.timed`.
 
 >>> import random
 >>> r = simulate_solitaire(STRATEGIES["hoard"], games=20, rng=random.Random(1))
@@ -15,14 +17,16 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from .dice import ALL_ROLLS
+from .dice import ALL_ROLLS, Roll
+from .exchanges import apply_exchange
 from .herd import Herd
-from .superfarmer import CLASSIC, Rules, apply_exchange, settle
+from .settle import settle
 from .strategies import STRATEGIES, Strategy
+from .variants import CLASSIC, Rules
 
 #: For each of the 144 equally likely rolls, the index of its distinct roll.
 _DISTINCT = tuple(dict.fromkeys(ALL_ROLLS))
@@ -35,17 +39,22 @@ WON = "won"
 Progress = Callable[[int], None]
 
 
-@dataclass
+@dataclass(frozen=True)
 class SolitaireResult:
-    """Turns to win of each solitaire game."""
+    """Turns to win of each solitaire game (and, once :meth:`timed`, how long they took)."""
 
     strategy: str
     variant: str
     turns: list[int]
-    seconds: float
     settled: int = 0
+    #: Wall-clock seconds of the run, given by the caller that timed it (0: not timed).
+    seconds: float = 0.0
     #: CPU time of this process (one core): the fair speed figure on a busy machine.
     cpu_seconds: float = 0.0
+
+    def timed(self, seconds: float, cpu_seconds: float) -> "SolitaireResult":
+        """This result with the run's measured wall-clock and CPU seconds."""
+        return replace(self, seconds=seconds, cpu_seconds=cpu_seconds)
 
     @property
     def games(self) -> int:
@@ -67,16 +76,29 @@ class SolitaireResult:
     def games_per_cpu_second(self) -> float:
         return self.games / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         t = sorted(self.turns)
         return {
             "variant": self.variant, "players": 1, "strategy": self.strategy,
             "games": self.games, "mean_turns": round(self.mean_turns, 3),
             "median_turns": self.median_turns,
             "p10_turns": t[len(t) // 10], "p90_turns": t[(len(t) * 9) // 10],
-            "max_turns": t[-1], "games_per_second": round(self.games_per_second, 1),
-            "games_per_cpu_second": round(self.games_per_cpu_second, 1),
+            "max_turns": t[-1],
+            "games_per_second": round(self.games_per_second, 1) if self.seconds > 0 else None,
+            "games_per_cpu_second":
+                round(self.games_per_cpu_second, 1) if self.cpu_seconds > 0 else None,
         }
+
+
+Counts = tuple[int, ...]
+#: A remembered farm: WON, or the successor of each distinct roll (None: not settled
+#: yet, WON: the roll wins) followed by the (farm, herd) that rolls.
+Entry = str | list[Counts | str | None | tuple[Herd, Herd]]
+#: A settled roll at a table: the farm's and the herd's counts after it, and whether it won.
+Step = tuple[Counts, Counts, bool]
+#: A remembered (farm, herd) at a table: won by the exchange (WON, farm, herd), or the step
+#: of each distinct roll (None: not settled yet) followed by the (farm, herd) that rolls.
+TableEntry = tuple[str, Counts, Counts] | list[Step | None | tuple[Herd, Herd]]
 
 
 class SolitaireTable:
@@ -85,10 +107,10 @@ class SolitaireTable:
     def __init__(self, strategy: Strategy, rules: Rules = CLASSIC) -> None:
         self.strategy = strategy
         self.rules = rules
-        self._entries: dict[tuple[int, ...], object] = {}
+        self._entries: dict[Counts, Entry] = {}
         self.settled = 0
 
-    def entry(self, counts: tuple[int, ...]) -> object:
+    def entry(self, counts: Counts) -> Entry:
         """WON, or a list of 25 successor slots (None = not settled yet) plus the farm."""
         e = self._entries.get(counts)
         if e is None:
@@ -98,13 +120,17 @@ class SolitaireTable:
             ex = self.strategy.choose(farm, stock, rules)
             if ex is not None:
                 farm, stock = apply_exchange(farm, stock, ex)
-            e = WON if farm.is_complete() else [None] * len(_DISTINCT) + [(farm, stock)]
+            slots: list[Counts | str | None | tuple[Herd, Herd]] = [None] * len(_DISTINCT)
+            e = WON if farm.is_complete() else slots + [(farm, stock)]
             self._entries[counts] = e
         return e
 
-    def successor(self, e: list, k: int) -> tuple[int, ...] | None:
+    def successor(self, e: Entry, k: int) -> Counts | None:
         """Settle distinct roll ``k`` for a remembered entry (None: the roll wins)."""
-        farm, stock = e[-1]
+        assert isinstance(e, list)
+        last = e[-1]
+        assert isinstance(last, tuple) and isinstance(last[0], Herd)
+        farm, stock = last
         result = settle(farm, stock, _DISTINCT[k], self.rules)
         self.settled += 1
         nxt = None if result.won else result.farm.counts
@@ -131,7 +157,6 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
     turns: list[int] = []
     step = max(1, games // 100)
     settled_before = table.settled
-    t0, c0 = time.perf_counter(), time.process_time()
     for g in range(games):
         farm = start
         t = 0
@@ -143,21 +168,20 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
             if e is WON:
                 break
             k = class_of[int(rnd() * _N)]
-            nxt = e[k]  # type: ignore[index]
+            nxt = e[k]
             if nxt is None:
-                nxt = successor(e, k)  # type: ignore[arg-type]
+                nxt = successor(e, k)
                 if nxt is None:
                     break
             elif nxt is WON:
                 break
-            farm = nxt
+            farm = nxt  # type: ignore[assignment]  # a successor's counts (checked above)
         turns.append(t)
         if progress is not None and (g + 1) % step == 0:
             progress(step)
     if progress is not None and games % step:
         progress(games % step)
-    return SolitaireResult(strategy.name, rules.name, turns, time.perf_counter() - t0,
-                           table.settled - settled_before, time.process_time() - c0)
+    return SolitaireResult(strategy.name, rules.name, turns, table.settled - settled_before)
 
 
 # ---------------------------------------------------------------------------
@@ -166,7 +190,7 @@ def simulate_solitaire(strategy: Strategy, games: int = 1000, rules: Rules = CLA
 
 @dataclass
 class TableResult:
-    """Winners and lengths of multi-player games."""
+    """Winners and lengths of multi-player games (``seconds``: given by a caller that timed them)."""
 
     strategies: list[str]
     variant: str
@@ -178,6 +202,10 @@ class TableResult:
     @property
     def games(self) -> int:
         return len(self.winners)
+
+    def timed(self, seconds: float, cpu_seconds: float) -> "TableResult":
+        """This result with the run's measured wall-clock and CPU seconds."""
+        return replace(self, seconds=seconds, cpu_seconds=cpu_seconds)
 
     def seat_win_rates(self) -> list[float]:
         n = max(1, self.games)
@@ -195,7 +223,7 @@ class TableResult:
         n = max(1, self.games)
         return {s: wins[s] / (n * seats[s]) for s in seats}
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "players": len(self.strategies),
             "strategies": self.strategies, "games": self.games,
@@ -225,17 +253,16 @@ def simulate_table(strategies: Sequence[Strategy], games: int = 1000, rules: Rul
     rnd = rng.random
     total = rules.herd_sizes.counts
     # (strategy seat kind, farm, stock) -> WON or [25 successor slots, farm, stock]
-    memo: list[dict[tuple, object]] = [{} for _ in strategies]
-    by_name: dict[str, dict] = {}
-    for seat, s in enumerate(strategies):
-        memo[seat] = by_name.setdefault(s.name, {})
-    result = TableResult([s.name for s in strategies], rules.name)
+    memo: list[dict[tuple[Counts, Counts], TableEntry]] = [{} for _ in strategies]
+    by_name: dict[str, dict[tuple[Counts, Counts], TableEntry]] = {}
+    for seat, strat in enumerate(strategies):
+        memo[seat] = by_name.setdefault(strat.name, {})
+    result = TableResult([strat.name for strat in strategies], rules.name)
     step = max(1, games // 100)
-    t0, c0 = time.perf_counter(), time.process_time()
     start = rules.starting.counts
     for g in range(games):
-        farms = [start] * players
-        stock = tuple(t - players * s for t, s in zip(total, start))
+        farms: list[Counts] = [start] * players
+        stock: Counts = tuple(t - players * s for t, s in zip(total, start))
         winner, rounds = -1, 0
         while winner < 0 and rounds < max_rounds:
             rounds += 1
@@ -251,20 +278,23 @@ def simulate_table(strategies: Sequence[Strategy], games: int = 1000, rules: Rul
                     ex = strategies[seat].choose(f, s, rules, others)
                     if ex is not None:
                         f, s = apply_exchange(f, s, ex)
-                    e = (WON, f.counts, s.counts) if f.is_complete() else \
-                        [None] * len(_DISTINCT) + [(f, s)]
+                    if f.is_complete():
+                        e = (WON, f.counts, s.counts)
+                    else:
+                        slots: list[Step | None | tuple[Herd, Herd]] = [None] * len(_DISTINCT)
+                        e = slots + [(f, s)]
                     table[key] = e
-                if e[0] is WON:  # type: ignore[index]
-                    farms[seat], stock = e[1], e[2]  # type: ignore[index]
+                if isinstance(e, tuple):  # won by the exchange
+                    farms[seat], stock = e[1], e[2]
                     winner = seat
                     break
                 k = _CLASS_OF[int(rnd() * _N)]
-                nxt = e[k]  # type: ignore[index]
+                nxt = e[k]
                 if nxt is None:
-                    f, s = e[-1]  # type: ignore[index]
+                    f, s = e[-1]  # type: ignore[misc]  # the last slot is the (farm, herd)
                     r = settle(f, s, _DISTINCT[k], rules)
-                    nxt = e[k] = (r.farm.counts, r.stock.counts, r.won)  # type: ignore[index]
-                farms[seat], stock, won = nxt
+                    nxt = e[k] = (r.farm.counts, r.stock.counts, r.won)
+                farms[seat], stock, won = nxt  # type: ignore[misc]  # a settled step
                 if won:
                     winner = seat
                     break
@@ -274,14 +304,16 @@ def simulate_table(strategies: Sequence[Strategy], games: int = 1000, rules: Rul
             progress(step)
     if progress is not None and games % step:
         progress(games % step)
-    result.seconds = time.perf_counter() - t0
-    result.cpu_seconds = time.process_time() - c0
     return result
 
 
-def settled_rolls_per_second(rolls: int = 100_000, rules: Rules = CLASSIC,
-                             rng: random.Random | None = None) -> float:
-    """Raw speed of :func:`settle` on random farms and rolls (no memory), per CPU second."""
+def settle_sample(rolls: int = 100_000, rules: Rules = CLASSIC,
+                  rng: random.Random | None = None) -> list[tuple[Herd, Herd, Roll]]:
+    """Random (farm, main herd, roll) triples from 1000 random farms, to time :func:`settle` on.
+
+    >>> len(settle_sample(10, rng=random.Random(0)))
+    10
+    """
     rng = rng or random.Random(0)
     full = rules.herd_sizes.counts
     farms = []
@@ -289,11 +321,8 @@ def settled_rolls_per_second(rolls: int = 100_000, rules: Rules = CLASSIC,
         farm = Herd(tuple(rng.randint(0, min(n, 12)) for n in full))  # type: ignore[arg-type]
         farms.append((farm, rules.herd_sizes - farm))
     picks = [(farms[rng.randrange(1000)], ALL_ROLLS[rng.randrange(_N)]) for _ in range(rolls)]
-    c0 = time.process_time()
-    for (farm, stock), roll in picks:
-        settle(farm, stock, roll, rules)
-    return rolls / max(1e-9, time.process_time() - c0)
+    return [(farm, stock, roll) for (farm, stock), roll in picks]
 
 
 __all__ = ["STRATEGIES", "SolitaireResult", "SolitaireTable", "TableResult",
-           "settled_rolls_per_second", "simulate_solitaire", "simulate_table"]
+           "settle_sample", "simulate_solitaire", "simulate_table"]

@@ -17,7 +17,8 @@ from fractions import Fraction
 
 from .dice import ALL_ROLLS, GREEN, RED, Face, outcomes
 from .herd import ANIMALS, LIVESTOCK, Animal, Herd
-from .superfarmer import CLASSIC, EventKind, Rules, settle
+from .settle import EventKind, settle
+from .variants import CLASSIC, Rules
 
 #: The distinct rolls with their weights out of 144.
 WEIGHTED_ROLLS = tuple(outcomes().items())

@@ -15,12 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .herd import Animal, Herd
 from .odds import expected_gain
-from .superfarmer import (
-    Exchange, Rules, apply_exchange, find_combination, single_animal, winning_exchange)
+from .exchanges import (
+    Exchange, apply_exchange, find_combination, single_animal, winning_exchange)
+from .variants import Rules
+
+if TYPE_CHECKING:  # numpy tables, imported when the advisor first plays
+    from .solitaire import Model
 
 #: Pay with the cheapest animals first; dogs and horses only as a last resort.
 LOW_FIRST = (Animal.RABBIT, Animal.SHEEP, Animal.PIG, Animal.COW)
@@ -153,7 +157,7 @@ class Hoard:
 
 
 class Advisor:
-    """Play the solved solitaire model (see :mod:`farmbox.firmware.rules.solitaire`).
+    """Play the solved solitaire model (see :mod:`farmbox.firmware.rules.superfarmer.solitaire`).
 
     With other farms at the table it still plays as if alone, but only makes
     exchanges the shared main herd can pay.
@@ -161,16 +165,19 @@ class Advisor:
 
     name = "advisor"
 
-    def __init__(self, model: object | None = None) -> None:
+    def __init__(self, model: Model | None = None) -> None:
         self._model = model
 
     @property
-    def model(self):  # noqa: ANN201 - the Model type lives behind a lazy import
+    def model(self) -> Model | None:
+        """The model played last (None before the first choice)."""
         return self._model
 
-    def model_for(self, rules: Rules):  # noqa: ANN201
+    def model_for(self, rules: Rules) -> Model:
+        """The solved model for ``rules`` (remembered in this process, else solved now)."""
         if self._model is None or self._model.rules != rules:
-            from .solitaire import model_for
+            from .solitaire import model_for  # numpy: only when the advisor plays
+
             self._model = model_for(rules)
         return self._model
 
