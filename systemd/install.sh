@@ -78,21 +78,23 @@ available() {
     [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
 }
 # boot_line KEY VALUE: dtparam=KEY=VALUE in $BOOT_CONFIG under [all], unless KEY is set.
+# Lines appended after a [pi4] or [cm5] filter would apply to that model only.
 boot_line() {
-    local key=$1 value=$2 last_section
+    local key=$1 value=$2 last_section header=""
     [ -f "$BOOT_CONFIG" ] || return 0
     grep -q "^dtparam=$key=" "$BOOT_CONFIG" && return 0
     last_section=$(grep -E '^\[[^]]*\]' "$BOOT_CONFIG" | tail -n 1 || true)
+    if [ "$BOOT_ALL_OPENED" = 0 ] && [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then
+        header="[all]"
+    fi
+    BOOT_ALL_OPENED=1
+    BOOT_CHANGED=1
     if [ "$DRY_RUN" = 1 ]; then
-        printf '+ append to %s: %sdtparam=%s=%s\n' "$BOOT_CONFIG" \
-            "$([ -n "$last_section" ] && [ "$last_section" != "[all]" ] && echo '[all] ')" "$key" "$value"
+        printf '+ append to %s: %sdtparam=%s=%s\n' "$BOOT_CONFIG" "${header:+$header }" "$key" "$value"
         return 0
     fi
-    if [ -n "$last_section" ] && [ "$last_section" != "[all]" ]; then
-        printf '\n[all]\n' >> "$BOOT_CONFIG"
-    fi
+    [ -z "$header" ] || printf '\n%s\n' "$header" >> "$BOOT_CONFIG"
     printf 'dtparam=%s=%s\n' "$key" "$value" >> "$BOOT_CONFIG"
-    BOOT_CHANGED=1
 }
 
 case "$GPIO_BACKEND" in
@@ -123,7 +125,7 @@ done
 wanted=(python3-venv i2c-tools python3-picamera2 "${gpio_packages[@]}")
 installable=()
 for package in "${wanted[@]}"; do
-    if [ "$DRY_RUN" = 1 ] || available "$package"; then
+    if available "$package" || { [ "$DRY_RUN" = 1 ] && ! command -v apt-cache >/dev/null; }; then
         installable+=("$package")
     elif [ "$package" = python3-venv ]; then
         die "python3-venv is not available from apt here: add a Debian or Raspberry Pi OS source"
@@ -137,6 +139,7 @@ run apt-get install -y --no-install-recommends "${installable[@]}"
 
 say "2/6 boot settings $BOOT_CONFIG and kernel modules"
 BOOT_CHANGED=0
+BOOT_ALL_OPENED=0
 boot_line i2c_arm on
 # A full OLED frame is ~1 KiB: ~100 ms at the default 100 kHz, ~26 ms at 400 kHz.
 boot_line i2c_arm_baudrate 400000
@@ -183,11 +186,14 @@ run "$PREFIX/.venv/bin/python" -c \
 
 say "6/6 service $UNIT_DIR/farmbox.service"
 run install -d -m 0755 "$UNIT_DIR"
+render_unit() {
+    sed -e "s|/opt/farmbox|$PREFIX|g" -e "s|/etc/farmbox|$CONFIG_DIR|g" "$SRC/systemd/farmbox.service"
+}
 if [ "$DRY_RUN" = 1 ]; then
-    printf '+ write %s: systemd/farmbox.service with %s and %s\n' "$UNIT_DIR/farmbox.service" "$PREFIX" "$CONFIG_DIR"
+    printf '+ write %s:\n' "$UNIT_DIR/farmbox.service"
+    render_unit | sed 's/^/| /'
 else
-    sed -e "s|/opt/farmbox|$PREFIX|g" -e "s|/etc/farmbox|$CONFIG_DIR|g" \
-        "$SRC/systemd/farmbox.service" > "$UNIT_DIR/farmbox.service.new"
+    render_unit > "$UNIT_DIR/farmbox.service.new"
     chmod 0644 "$UNIT_DIR/farmbox.service.new"
     mv "$UNIT_DIR/farmbox.service.new" "$UNIT_DIR/farmbox.service"
 fi
