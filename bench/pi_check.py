@@ -22,8 +22,9 @@ How the root is made (measured on an x86_64 Debian 12 host):
   back to calls proot does translate. The same filter refuses mount and umount (EPERM): a
   second stage or a package script unmounting "/proc" inside proot would otherwise reach the
   host's own /proc.
-- pip in the root uses the host's CA bundle (bound in, PIP_CERT) and a pip cache kept next to
-  the root. The Raspberry Pi archive is not reachable: python3-picamera2, python3-libcamera,
+- pip in the root uses a copy of the host's CA bundle (PIP_CERT) and a pip cache kept next to
+  the root. Nothing of the host but /dev and /proc is bound in: a bound file is writable from
+  inside, and the root's update-ca-certificates once rewrote the host's bundle that way. The Raspberry Pi archive is not reachable: python3-picamera2, python3-libcamera,
   python3-lgpio and python3-rpi-lgpio are absent, which install.sh must survive. There is no
   gpiochip in the emulation, so the box runs on simulated pins (``[hardware] simulated``).
 
@@ -56,6 +57,7 @@ WORK = CACHE / "work"
 PIP_CACHE = CACHE / "pip"
 LOGS = CACHE / "logs"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
+ROOT_CA = "/usr/local/share/pi-check/host-ca.crt"  # a copy, inside the root
 #: Packages from Debian main the base root gets on top of minbase: Python, what install.sh
 #: installs from Debian anyway (so each check does not download them again), useradd, and
 #: systemd for systemctl enable and systemd-analyze.
@@ -71,8 +73,8 @@ ROOT_ENV = {
     "LANG": "C.UTF-8",
     "TERM": "dumb",
     "DEBIAN_FRONTEND": "noninteractive",
-    "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
-    "SSL_CERT_FILE": "/etc/ssl/certs/ca-certificates.crt",
+    "PIP_CERT": "/usr/local/share/pi-check/host-ca.crt",
+    "SSL_CERT_FILE": "/usr/local/share/pi-check/host-ca.crt",
     "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     "PIP_DEFAULT_TIMEOUT": "180",
     # rpi-lgpio's RPi.GPIO refuses to import off a Pi without a board revision (Pi 4 B here).
@@ -150,13 +152,29 @@ class StepFailed(Exception):
 def proot_command(root: Path, argv: Sequence[str], env: dict[str, str] | None = None,
                   cwd: str = "/", binds: Sequence[str] = ()) -> list[str]:
     """``argv`` run inside ``root`` through proot and qemu, with a clean environment."""
+    # Only /dev and /proc are bound: a bound host file is writable from inside, and a package
+    # script (update-ca-certificates!) would rewrite the host's copy. Files are copied in.
+    seed_host_files(root)
     command = ["proot", "-q", "qemu-aarch64-static", "-r", str(root), "-w", cwd,
-               "-b", "/dev", "-b", "/proc", "-b", "/etc/resolv.conf", "-b", "/etc/hosts",
-               "-b", f"{HOST_CA}:/etc/ssl/certs/ca-certificates.crt"]
+               "-b", "/dev", "-b", "/proc"]
     for bind in binds:
         command += ["-b", bind]
     environment = {**ROOT_ENV, **(env or {})}
     return command + ["/usr/bin/env", "-i", *(f"{k}={v}" for k, v in environment.items()), *argv]
+
+
+def seed_host_files(root: Path) -> None:
+    """Copy the host's DNS settings and CA bundle into ``root`` (pip needs the bundle: the
+    proxy's CA is not in Debian's)."""
+    for name in ("etc/resolv.conf", "etc/hosts"):
+        target = root / name
+        if target.is_symlink():
+            target.unlink()
+        if (root / "etc").is_dir():
+            shutil.copyfile(Path("/") / name, target)
+    ca = root / ROOT_CA.lstrip("/")
+    ca.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HOST_CA, ca)
 
 
 def launch(command: Sequence[str], log: Path, **kwargs: object) -> subprocess.Popen[bytes]:
@@ -310,8 +328,9 @@ def base_root(check: Check, rebuild: bool) -> str:
     run_logged(proot_command(BASE, ["apt-get", "clean"]), check.log)
     stamp.write_text(BASE_STAMP + "\n")
     size = disk_usage(BASE)
-    return (f"built from {mirror}: first stage {first:.0f} s, second stage {second:.0f} s, "
-            f"{size} MB")
+    stages = (f"debootstrap first stage {first:.0f} s, second stage {second:.0f} s" if first
+              else "debootstrap reused from an interrupted build")
+    return f"built from {mirror}: {stages}, {size} MB"
 
 
 def skip_under_proot(script: Path, commands: Sequence[str]) -> None:
@@ -374,10 +393,32 @@ def wheel_in_root() -> str:
     return IN_ROOT + "/wheel/" + next((WORK / IN_ROOT.lstrip("/") / "wheel").glob("farmbox-*.whl")).name
 
 
+#: The end of Raspberry Pi OS bookworm's /boot/firmware/config.txt: model filters last.
+PI_OS_CONFIG_TXT = """\
+# For more options and information see http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+arm_64bit=1
+
+[cm4]
+otg_mode=1
+
+[cm5]
+dtoverlay=dwc2,dr_mode=host
+"""
+
+
 def install_sh(check: Check) -> str:
     """systemd/install.sh as a Pi owner runs it, with the wheel instead of building one."""
+    boot = WORK / "boot/firmware/config.txt"
+    boot.parent.mkdir(parents=True, exist_ok=True)
+    boot.write_text(PI_OS_CONFIG_TXT)
     output = check.in_root(["bash", f"{IN_ROOT}/src/systemd/install.sh"],
                            env={"FARMBOX_WHEEL": wheel_in_root()})
+    added = boot.read_text()[len(PI_OS_CONFIG_TXT):].split()
+    if added != ["[all]", "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000"]:
+        raise StepFailed(f"config.txt got {added}, not the I2C lines under [all]")
     for expected in ("python3-picamera2", "user farmbox", "farmbox.service"):
         if expected not in output:
             raise StepFailed(f"install.sh said nothing about {expected}")
@@ -388,6 +429,10 @@ def install_sh(check: Check) -> str:
             raise StepFailed(f"install.sh did not create /{path}")
     if "farmbox:" not in (WORK / "etc/passwd").read_text():
         raise StepFailed("install.sh did not create the user farmbox")
+    again = check.in_root(["bash", f"{IN_ROOT}/src/systemd/install.sh"],
+                          env={"FARMBOX_WHEEL": wheel_in_root()})
+    if boot.read_text()[len(PI_OS_CONFIG_TXT):].split() != added or "keeping the existing" not in again:
+        raise StepFailed("a second install.sh changed config.txt again or replaced the settings")
     notes = [line.split("install.sh: ", 1)[1] for line in output.splitlines()
              if line.startswith("install.sh: ") and "not available" in line]
     return "; ".join(notes) if notes else "every package installed"
@@ -404,6 +449,42 @@ def unit_verifies(check: Check) -> str:
                               "/etc/systemd/system/farmbox.service"])
     score = re.search(r"Overall exposure level for \S+: ([\d.]+)", security)
     return f"verify clean; exposure {score.group(1) if score else '?'}"
+
+
+def venv_matches_the_lock(check: Check) -> str:
+    """Every distribution in the venv (not apt's, seen through --system-site-packages) is
+    pinned by requirements.lock at the version installed."""
+    lock = {}
+    for line in (REPO / "requirements.lock").read_text().splitlines():
+        if "==" in line and not line.startswith((" ", "#")):
+            name, version = line.split("==")
+            lock[re.sub(r"[-_.]+", "-", name).lower()] = version
+    frozen = check.in_root([f"{VENV}/bin/pip", "list", "--local", "--format=freeze"])
+    installed = {}
+    for line in frozen.splitlines():
+        if "==" in line and not line.startswith("$"):
+            name, version = line.strip().split("==")
+            installed[re.sub(r"[-_.]+", "-", name).lower()] = version
+    loose = [f"{n}=={v}" for n, v in sorted(installed.items())
+             if n not in ("farmbox", "pip", "setuptools", "wheel") and lock.get(n) != v]
+    if loose:
+        raise StepFailed("not as requirements.lock pins them: " + ", ".join(loose))
+    return f"{len(installed)} packages, all as pinned"
+
+
+def real_pins_refused(check: Check) -> str:
+    """simulated = false where there is no gpiochip: one line, exit 2, no mock pins."""
+    scratch = WORK / IN_ROOT.lstrip("/")
+    (scratch / "real.toml").write_text(RUN_CONFIG.replace("simulated = true", "simulated = false")
+                                       .format(dir=f"{IN_ROOT}/journal-real"))
+    proc = launch(proot_command(WORK, [f"{VENV}/bin/farmbox", "run", "--config", f"{IN_ROOT}/real.toml"],
+                                env={"GPIOZERO_PIN_FACTORY": "lgpio"}, cwd=IN_ROOT, binds=check.binds),
+                  check.log)
+    status = proc.wait(timeout=1800)
+    lines = [line for line in check.log.read_text().splitlines()[-5:] if line.startswith("farmbox run:")]
+    if status != 2 or not lines or "the lgpio pin factory cannot open the pins" not in lines[-1]:
+        raise StepFailed(f"exit status {status}, {lines[-1] if lines else 'no error line'}")
+    return lines[-1][:150]
 
 
 def expect(output: str, *needles: str) -> None:
@@ -636,6 +717,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return [line for line in output.splitlines() if line.startswith("aarch64")][0]
 
     check.step("python and wheels", python_and_wheels)
+    check.step("venv matches requirements.lock", lambda: venv_matches_the_lock(check))
     check.step("farmbox --help", lambda: expect(farmbox(check, "--help"), "settle", "odds", "run") or None)
 
     def settle() -> str:
@@ -661,6 +743,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       .strip().splitlines() or ["(no output)"])[-1][:100])
     check.step("pytest tests/rules tests/hw", lambda: pytest_folders(check))
     check.step("farmbox run until READY", lambda: run_until_ready(check))
+    check.step("farmbox run on real pins without a gpiochip", lambda: real_pins_refused(check))
     if not args.keep:
         shutil.rmtree(WORK, ignore_errors=True)
     total = time.monotonic() - started
