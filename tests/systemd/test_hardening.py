@@ -143,4 +143,4 @@ def test_the_service_reaches_ready_and_stops_under_it(tmp_path):
             proc.kill()
         sock.close()
     assert any(m.startswith("STATUS=farmer 1's turn 1") for m in messages)
-    assert "new classic game for 2 players" in proc.stderr.read()
+    assert proc.stderr is not None and "new classic game for 2 players" in proc.stderr.read()
