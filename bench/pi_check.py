@@ -711,11 +711,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.step("systemd-analyze verify in the root", lambda: unit_verifies(check))
 
     def python_and_wheels() -> str:
-        output = check.in_root([f"{VENV}/bin/python", "-c",
-                                "import platform, sys, numpy, cv2, PIL, gpiozero, lgpio, luma.core\n"
-                                "print(platform.machine(), sys.version.split()[0], 'numpy', numpy.__version__,"
-                                " 'cv2', cv2.__version__, 'pillow', PIL.__version__, 'gpiozero',"
-                                " gpiozero.__version__, 'lgpio', lgpio.LGPIO_PY_VERSION)"])
+        probe = ("import platform, sys, importlib.metadata as m\n"
+                 "import numpy, cv2, PIL.Image, gpiozero, lgpio, luma.core, luma.oled.device\n"
+                 "names = ('numpy', 'opencv-python-headless', 'pillow', 'gpiozero', 'lgpio', 'luma.oled')\n"
+                 "print(platform.machine(), sys.version.split()[0],"
+                 " ', '.join(f'{n} {m.version(n)}' for n in names))\n")
+        output = check.in_root([f"{VENV}/bin/python", "-c", probe])
         expect(output, "aarch64 3.11")
         return [line for line in output.splitlines() if line.startswith("aarch64")][0]
 

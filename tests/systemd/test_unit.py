@@ -107,15 +107,13 @@ def test_hardening_still_reaches_the_hardware(unit):
 def test_hardening_added_for_issue_11(unit):
     assert every(unit, "Service", "SystemCallFilter") == ["@system-service", "~@privileged @resources"]
     assert one(unit, "Service", "SystemCallErrorNumber") == "EPERM"
-    for key in ("PrivateMounts", "PrivateNetwork", "MemoryDenyWriteExecute", "PrivateTmp"):
+    for key in ("PrivateMounts", "PrivateNetwork", "PrivateUsers", "MemoryDenyWriteExecute", "PrivateTmp"):
         assert one(unit, "Service", key) == "yes", key
     assert one(unit, "Service", "UMask") == "0077"
-    keys = {k for k, _ in unit["Service"]}
     # Said why not in the unit: gpiozero reads the board revision from /proc/cpuinfo or
-    # /proc/device-tree (ProcSubset=pid hides both); PrivateUsers maps gpio/i2c/video to nobody.
-    assert "ProcSubset" not in keys and "PrivateUsers" not in keys
-    text = UNIT.read_text()
-    assert "Not ProcSubset=pid" in text and "Not PrivateUsers=yes" in text
+    # /proc/device-tree when the pin factory opens, and ProcSubset=pid hides both.
+    assert "ProcSubset" not in {k for k, _ in unit["Service"]}
+    assert "Not ProcSubset=pid" in UNIT.read_text()
     # the journal is created by the service user only: 0077 leaves it 0600
     assert one(unit, "Service", "StateDirectoryMode") == "0750"
 
@@ -149,7 +147,8 @@ def test_exposure_score_is_at_most_1_2(tmp_path):
     # and the score would notice losing the syscall filter
     weaker = tmp_path / "farmbox.service"
     weaker.write_text(UNIT.read_text().replace("SystemCallFilter=~@privileged @resources\n", "")
-                      .replace("PrivateNetwork=yes", "PrivateNetwork=no"))
+                      .replace("PrivateNetwork=yes", "PrivateNetwork=no")
+                      .replace("PrivateUsers=yes", "PrivateUsers=no"))
     assert exposure(weaker) > 1.2
 
 
