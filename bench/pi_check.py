@@ -99,17 +99,8 @@ SECCOMP_MODE_FILTER = 2
 BPF_LD_W_ABS, BPF_JEQ_K, BPF_RET_K = 0x20, 0x15, 0x06
 
 
-#: open(2) and openat(2) with O_TMPFILE (args[1] and args[2]): systemd-sysusers links such a
-#: file into place with linkat(fd, "", ..., AT_EMPTY_PATH), and proot 5.1 aborts on the empty
-#: path (path.c compare_paths2: "length2 > 0" failed). Refused, it falls back to a named file.
-O_TMPFILE_CALLS = {"open": (2, 1), "openat": (257, 2)}
-O_TMPFILE = 0x400000  # __O_TMPFILE without O_DIRECTORY (x86_64)
-BPF_AND_K = 0x54
-
-
 def seccomp_program() -> list[tuple[int, int, int, int]]:
-    """The BPF program: ENOSYS for the calls proot cannot translate, EPERM for (u)mount,
-    EOPNOTSUPP for O_TMPFILE opens."""
+    """The BPF program: ENOSYS for the calls proot cannot translate, EPERM for (u)mount."""
     verdicts = [(nr, SECCOMP_RET_ERRNO | errno.ENOSYS) for nr in ENOSYS_CALLS.values()]
     verdicts += [(nr, SECCOMP_RET_ERRNO | errno.EPERM) for nr in EPERM_CALLS.values()]
     program = [(BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
@@ -118,11 +109,6 @@ def seccomp_program() -> list[tuple[int, int, int, int]]:
     for nr, verdict in verdicts:
         program += [(BPF_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
                     (BPF_JEQ_K, 0, 1, nr), (BPF_RET_K, 0, 0, verdict)]
-    for nr, argument in O_TMPFILE_CALLS.values():
-        program += [(BPF_LD_W_ABS, 0, 0, 0), (BPF_JEQ_K, 0, 4, nr),
-                    (BPF_LD_W_ABS, 0, 0, 16 + 8 * argument),  # the flags, low 32 bits
-                    (BPF_AND_K, 0, 0, O_TMPFILE), (BPF_JEQ_K, 0, 1, O_TMPFILE),
-                    (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EOPNOTSUPP)]
     program.append((BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW))
     return program
 
