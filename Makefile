@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
 
-.PHONY: all demo test bench clean venv
+.PHONY: all demo test bench clean venv pi-check
 
 all: test
 
@@ -29,6 +29,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(BENCH_ARGS)
+
+# Before a release (minutes, as root): farmbox on an emulated arm64 Debian 12; see docs/hardware.md.
+pi-check: $(STAMP)
+	$(PY) bench/pi_check.py $(PI_CHECK_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

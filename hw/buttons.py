@@ -11,6 +11,11 @@ Debounce is ours because gpiozero's mock pins ignore ``bounce_time``: an edge
 within ``debounce_ms`` of the last accepted edge is contact bounce and is
 ignored, and when the window closes the pin is read once more so a real change
 hidden in the bounce is not lost. Accepting the first edge keeps presses snappy.
+
+Edge times come from the pin factory where it gives them: lgpio hands gpiozero the
+kernel's timestamp of the edge, so two Fun Farm buzzers pushed a few ms apart keep
+their true order even when the callbacks run late or swapped under CPU load. See
+:func:`edge_time_ns`.
 """
 
 from __future__ import annotations
@@ -29,9 +34,47 @@ from gpiozero.pins.mock import MockPin
 Kind = Literal["press", "hold", "release", "down"]
 
 
+#: How old an edge time may be and still be believed (older: a clock we do not know).
+EDGE_AGE_LIMIT_NS = 60_000_000_000
+#: How far in the future (float rounding of the factory's seconds) it may be.
+EDGE_SKEW_NS = 1_000_000
+
+
+def edge_time_ns(ticks: object, now_ns: int | None = None, now_real_ns: int | None = None) -> int | None:
+    """The edge time ``ticks`` (a pin factory's seconds) as ``time.monotonic_ns()``; None if
+    it is not a time we can place.
+
+    gpiozero passes the factory's ``ticks`` to the device with every edge: lgpio's is the
+    kernel's edge timestamp (CLOCK_MONOTONIC for the GPIO character device, or
+    CLOCK_REALTIME where the line asked for it), the mock and RPi.GPIO factories'
+    ``time.monotonic()`` when the edge was seen. Either clock is recognised by the age it
+    gives the edge (0 to 60 s; the two clocks are decades apart) and a realtime stamp is
+    moved onto the monotonic clock; anything else is None and the caller uses its own time.
+
+    >>> edge_time_ns(100.25, now_ns=100_300_000_000, now_real_ns=1_800_000_000_000_000_000)
+    100250000000
+    >>> edge_time_ns(1_799_999_999.5, now_ns=100_000_000_000, now_real_ns=1_800_000_000_000_000_000)
+    99500000000
+    >>> edge_time_ns(5.0, now_ns=100_000_000_000, now_real_ns=1_800_000_000_000_000_000) is None
+    True
+    """
+    if not isinstance(ticks, (int, float)) or isinstance(ticks, bool) or ticks != ticks:
+        return None
+    now_ns = time.monotonic_ns() if now_ns is None else now_ns
+    now_real_ns = time.time_ns() if now_real_ns is None else now_real_ns
+    stamp_ns = round(ticks * 1_000_000_000)
+    for clock_now_ns, offset_ns in ((now_ns, 0), (now_real_ns, now_ns - now_real_ns)):
+        age_ns = clock_now_ns - stamp_ns
+        if -EDGE_SKEW_NS <= age_ns <= EDGE_AGE_LIMIT_NS:
+            return min(stamp_ns + offset_ns, now_ns)
+    return None
+
+
 @dataclass(frozen=True)
 class ButtonEvent:
-    """One thing a button did; ``t_ns`` is ``time.monotonic_ns()`` at the GPIO edge."""
+    """One thing a button did; ``t_ns`` is on the ``time.monotonic_ns()`` clock: the GPIO
+    edge's own time for press, release and down (:func:`edge_time_ns`), the moment the
+    hold time ran out for hold."""
 
     name: str
     kind: Kind
@@ -196,7 +239,13 @@ class ButtonPanel:
         return pin
 
     def _edge(self, name: str, pressed: bool) -> None:
-        t_ns = time.monotonic_ns()
+        now_ns = time.monotonic_ns()
+        # gpiozero stores the edge's ticks on the device just before it calls us
+        # (EventsMixin._fire_events), on the thread that reports the edge.
+        button = self._buttons.get(name)
+        t_ns = edge_time_ns(getattr(button, "_last_changed", None), now_ns)
+        if t_ns is None:
+            t_ns = now_ns
         with self._lock:
             if self._closed:
                 return
@@ -206,7 +255,7 @@ class ButtonPanel:
             if self.down_events and debouncer.pressed and not was_down:
                 self.events.put(ButtonEvent(name, "down", t_ns))
             if debouncer.settle_due is not None and name not in self._timers:
-                delay = max(0, debouncer.settle_due - t_ns) / 1e9
+                delay = max(0, debouncer.settle_due - time.monotonic_ns()) / 1e9
                 timer = threading.Timer(delay, self._settle, args=(name,))
                 timer.daemon = True
                 self._timers[name] = timer

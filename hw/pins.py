@@ -1,4 +1,5 @@
-"""Which gpiozero pin factory drives the box: mock pins when simulated, lgpio on a Pi.
+"""Which gpiozero pin factory drives the box: mock pins when the config says simulated,
+else exactly the real factory the environment names (lgpio by default), never a guess.
 
 Buttons are wired to GND with pull-ups, so a pressed button reads low. On mock
 pins a test or the demo bot presses one with
@@ -17,20 +18,27 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from farmbox.hw.config import HardwareConfig, HardwareSettings
 
-#: Real backends in the order tried (install only one of RPi.GPIO / rpi-lgpio on the Pi).
-REAL_FACTORIES = (
-    ("lgpio", "gpiozero.pins.lgpio", "LGPIOFactory"),
-    ("rpigpio", "gpiozero.pins.rpigpio", "RPiGPIOFactory"),
-)
+#: The real pin factories farmbox drives, by the name ``GPIOZERO_PIN_FACTORY`` gives them.
+REAL_FACTORIES = {
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),
+}
+#: The factory used on a Pi when the environment names none (the unit names it too).
+DEFAULT_FACTORY = "lgpio"
 
 
 def pin_factory(config: HardwareSettings | HardwareConfig) -> Factory:
     """The factory for ``config`` and make it gpiozero's default.
 
-    Simulated: the current ``Device.pin_factory`` when it already is a
-    MockFactory (a test's), else a new MockFactory whose pins all support PWM
-    (for PWMLED and TonalBuzzer). Real: the one ``GPIOZERO_PIN_FACTORY`` names,
-    else lgpio, else RPi.GPIO; none working is an OSError naming what failed.
+    Simulated (``[hardware] simulated = true``): the current ``Device.pin_factory``
+    when it already is a MockFactory (a test's), else a new MockFactory whose pins
+    all support PWM (for PWMLED and TonalBuzzer).
+
+    Real: exactly the factory ``GPIOZERO_PIN_FACTORY`` names (``lgpio`` when unset;
+    the unit sets it, install.sh's rpi-gpio drop-in sets ``rpigpio``). There is no
+    fallback, to another backend or to mock pins: if that one cannot open the pins
+    (off a Pi, no /dev/gpiochip*, the module missing) it is an OSError of one line
+    naming the factory and what failed, which the CLI reports with exit status 2.
     """
     hardware = config.hardware if isinstance(config, HardwareSettings) else config
     current = Device.pin_factory
@@ -39,21 +47,22 @@ def pin_factory(config: HardwareSettings | HardwareConfig) -> Factory:
             return current
         Device.pin_factory = MockFactory(pin_class=MockPWMPin)
         return Device.pin_factory
-    if current is not None and not isinstance(current, MockFactory):
+    name = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower() or DEFAULT_FACTORY
+    if name not in REAL_FACTORIES:
+        raise OSError(f"GPIO: GPIOZERO_PIN_FACTORY={name!r} is not a pin factory farmbox drives "
+                      f"(choose {' or '.join(REAL_FACTORIES)})")
+    module_name, class_name = REAL_FACTORIES[name]
+    if current is not None and type(current).__name__ == class_name:
         return current
-    failures = []
-    wanted = os.environ.get("GPIOZERO_PIN_FACTORY", "")  # the unit file names one; try it first
-    for name, module_name, class_name in sorted(REAL_FACTORIES, key=lambda f: f[0] != wanted):
-        try:
-            module = __import__(module_name, fromlist=(class_name,))
-            factory = getattr(module, class_name)()
-        except Exception as exc:  # ImportError off a Pi, RuntimeError without /dev/gpiochip*
-            failures.append(f"{name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
-            continue
-        Device.pin_factory = factory
-        return factory
-    raise OSError("GPIO: no pin factory works here (" + "; ".join(failures)
-                  + "); install python3-lgpio, or set [hardware] simulated = true")
+    try:
+        module = __import__(module_name, fromlist=(class_name,))
+        factory = getattr(module, class_name)()
+    except Exception as exc:  # ImportError off a Pi, OSError/RuntimeError without /dev/gpiochip*
+        reason = str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise OSError(f"GPIO: the {name} pin factory cannot open the pins here ({reason}); "
+                      "on a Pi run systemd/install.sh, elsewhere set [hardware] simulated = true") from exc
+    Device.pin_factory = factory
+    return factory
 
 
 @contextlib.contextmanager

@@ -118,12 +118,47 @@ def test_real_gpio_off_a_pi_is_a_clear_error(monkeypatch):
     for module in ("gpiozero.pins.lgpio", "gpiozero.pins.rpigpio"):
         monkeypatch.setitem(sys.modules, module, None)  # as where neither backend can load
     monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     real = load_config().with_overrides(hardware={"simulated": False})
-    with pytest.raises(OSError, match=r"GPIO: no pin factory works here \(lgpio: .*rpigpio: .*simulated = true"):
+    with pytest.raises(OSError, match=r"^GPIO: the lgpio pin factory cannot open the pins here \(.*\); "
+                                      r"on a Pi run systemd/install.sh, elsewhere set \[hardware\] simulated = true$"):
         pin_factory(real)
+    assert Device.pin_factory is None  # no silent fallback to mock pins
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")  # as install.sh's rpi-gpio drop-in sets
-    with pytest.raises(OSError, match=r"\(rpigpio: .*; lgpio: "):
+    with pytest.raises(OSError, match=r"^GPIO: the rpigpio pin factory cannot open") as caught:
         pin_factory(real)
+    assert "lgpio" not in str(caught.value)  # only the named one is tried
+    assert Device.pin_factory is None
+
+
+def test_only_the_named_factory_is_used_never_another(monkeypatch):
+    """A working rpigpio does not stand in for a failing lgpio: the choice is explicit."""
+    import types
+
+    class StandIn(MockFactory):
+        pass
+
+    fake = types.ModuleType("gpiozero.pins.rpigpio")
+    fake.RPiGPIOFactory = StandIn  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.rpigpio", fake)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    real = load_config().with_overrides(hardware={"simulated": False})
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
+    with pytest.raises(OSError, match="the lgpio pin factory"):
+        pin_factory(real)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")
+    try:
+        assert isinstance(pin_factory(real), StandIn) and isinstance(Device.pin_factory, StandIn)
+    finally:
+        Device.pin_factory.close()
+
+
+def test_an_unknown_factory_name_is_one_line(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
+    with pytest.raises(OSError, match=r"^GPIO: GPIOZERO_PIN_FACTORY='pigpio' is not a pin factory farmbox "
+                                      r"drives \(choose lgpio or rpigpio\)$"):
+        pin_factory(load_config().with_overrides(hardware={"simulated": False}))
 
 
 def test_simulated_pins_restores_the_previous_factory():

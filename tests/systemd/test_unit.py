@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import warnings
@@ -84,6 +85,10 @@ def test_state_directory_is_where_the_journal_goes(unit):
     assert f"LG_WD=/run/{runtime}" in every(unit, "Service", "Environment")
 
 
+def test_the_pin_factory_is_named_in_the_unit(unit):
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in every(unit, "Service", "Environment")
+
+
 def test_hardening_still_reaches_the_hardware(unit):
     keys = {k for k, _ in unit["Service"]}
     assert "PrivateDevices" not in keys and "ProtectClock" not in keys
@@ -99,21 +104,70 @@ def test_hardening_still_reaches_the_hardware(unit):
     assert "AF_UNIX" in one(unit, "Service", "RestrictAddressFamilies").split()
 
 
-def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess:
+def test_hardening_added_for_issue_11(unit):
+    assert every(unit, "Service", "SystemCallFilter") == ["@system-service", "~@privileged @resources"]
+    assert one(unit, "Service", "SystemCallErrorNumber") == "EPERM"
+    for key in ("PrivateMounts", "PrivateNetwork", "PrivateUsers", "MemoryDenyWriteExecute", "PrivateTmp"):
+        assert one(unit, "Service", key) == "yes", key
+    assert one(unit, "Service", "UMask") == "0077"
+    # Said why not in the unit: gpiozero reads the board revision from /proc/cpuinfo or
+    # /proc/device-tree when the pin factory opens, and ProcSubset=pid hides both.
+    assert "ProcSubset" not in {k for k, _ in unit["Service"]}
+    assert "Not ProcSubset=pid" in UNIT.read_text()
+    # the journal is created by the service user only: 0077 leaves it 0600
+    assert one(unit, "Service", "StateDirectoryMode") == "0750"
+
+
+def test_the_unit_keeps_no_configuration_directory_of_its_own(unit):
+    """install.sh makes CONFIG_DIR; ConfigurationDirectory= would make /etc/farmbox anyway."""
+    assert "ConfigurationDirectory" not in {k for k, _ in unit["Service"]}
+
+
+def exposure(path: Path) -> float:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    match = re.search(r"Overall exposure level for farmbox.service: ([\d.]+)", result.stdout)
+    assert match, result.stdout[-500:]
+    return float(match.group(1))
+
+
+def offline_security_supported() -> bool:
+    result = subprocess.run(["systemd-analyze", "security", "--help"], capture_output=True, text=True)
+    return "--offline" in result.stdout
+
+
+def test_exposure_score_is_at_most_1_2(tmp_path):
+    if shutil.which("systemd-analyze") is None or not offline_security_supported():
+        warnings.warn("systemd-analyze security --offline not available (systemd >= 250): score not checked",
+                      stacklevel=1)
+        assert "MemoryDenyWriteExecute=yes" in UNIT.read_text()
+        return
+    assert exposure(UNIT) <= 1.2
+    # and the score would notice losing the syscall filter
+    weaker = tmp_path / "farmbox.service"
+    weaker.write_text(UNIT.read_text().replace("SystemCallFilter=~@privileged @resources\n", "")
+                      .replace("PrivateNetwork=yes", "PrivateNetwork=no")
+                      .replace("PrivateUsers=yes", "PrivateUsers=no"))
+    assert exposure(weaker) > 1.2
+
+
+def verify(tmp_path: Path, unit_text: str,
+           program: str = "opt/farmbox/.venv/bin/farmbox") -> subprocess.CompletedProcess:
     """``systemd-analyze verify`` on ``unit_text`` installed in a throw-away root.
 
     The root holds the system's stock units (for sysinit.target and friends) and
-    a stand-in /opt/farmbox/.venv/bin/farmbox, since verify checks ExecStart exists.
+    a stand-in ``program`` (/opt/farmbox/.venv/bin/farmbox), since verify checks ExecStart exists.
     """
     root = tmp_path / "root"
     (root / "etc/systemd/system").mkdir(parents=True)
     (root / "usr/lib/systemd").mkdir(parents=True)
     stock = Path("/usr/lib/systemd/system")
     shutil.copytree(stock, root / "usr/lib/systemd/system", symlinks=True)
-    program = root / "opt/farmbox/.venv/bin/farmbox"
-    program.parent.mkdir(parents=True)
-    program.write_text("#!/bin/sh\n")
-    program.chmod(0o755)
+    stand_in = root / program
+    stand_in.parent.mkdir(parents=True)
+    stand_in.write_text("#!/bin/sh\n")
+    stand_in.chmod(0o755)
     (root / "etc/systemd/system/farmbox.service").write_text(unit_text)
     return subprocess.run(["systemd-analyze", "verify", "--man=no", f"--root={root}", "farmbox.service"],
                           capture_output=True, text=True, timeout=60)
