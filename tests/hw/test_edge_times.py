@@ -15,7 +15,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from farmbox.firmware.session.funfarm import Buzz, first_buzz, races
+from farmbox.firmware.games.funfarm.session import Buzz, first_buzz, races
 from farmbox.hw.buttons import ButtonPanel, edge_time_ns
 
 BUZZERS = {"player1": 4, "player2": 24, "player3": 25}

@@ -125,7 +125,7 @@ def test_the_service_reaches_ready_and_stops_under_it(tmp_path):
     env = dict(os.environ, NOTIFY_SOCKET=sock_path)
     # what ExecStart runs: the venv's console script
     farmbox = Path(sys.executable).with_name("farmbox")
-    command = [str(farmbox)] if farmbox.exists() else [sys.executable, "-m", "farmbox.firmware.service"]
+    command = [str(farmbox)] if farmbox.exists() else [sys.executable, "-m", "farmbox.firmware.games.superfarmer.box"]
     proc = subprocess.Popen([*command, "run", "--config", str(config)] if farmbox.exists()
                             else [*command, "--config", str(config)],
                             cwd=REPO, env=env, stderr=subprocess.PIPE, text=True,
