@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from farmbox.firmware.games.cardgame.demo import LINEUP, play_round  # noqa: E402
-from farmbox.firmware.rules.cardgame import Game, GameOptions  # noqa: E402
-from farmbox.firmware.rules.cardgame.bots import make_bot  # noqa: E402
-from farmbox.firmware.games.cardgame.screens import render  # noqa: E402
-from farmbox.firmware.games.cardgame.session import Phase, Scorekeeper, Setup  # noqa: E402
-from farmbox.firmware.games.cardgame.bot import next_move, setup_move  # noqa: E402
+from farmbox.firmware.games.cardgame.bot import next_move, setup_move
+from farmbox.firmware.games.cardgame.demo import LINEUP, play_round
+from farmbox.firmware.games.cardgame.screens import render
+from farmbox.firmware.games.cardgame.session import Phase, Scorekeeper, Setup
+from farmbox.firmware.rules.cardgame import Game, GameOptions
+from farmbox.firmware.rules.cardgame.bots import make_bot
 
 
 def main() -> int:

@@ -19,9 +19,9 @@ import time
 
 from farmbox.firmware.box.solved_tables import model_for
 from farmbox.firmware.cli.superfarmer import settled_rolls_per_second
+from farmbox.firmware.rules.superfarmer import CLASSIC
 from farmbox.firmware.rules.superfarmer.simulate import simulate_solitaire, simulate_table
 from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
-from farmbox.firmware.rules.superfarmer import CLASSIC
 
 
 def main(argv: list[str] | None = None) -> int:

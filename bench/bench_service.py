@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from farmbox.firmware.box.config import load_config  # noqa: E402
-from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal  # noqa: E402
-from farmbox.firmware.rules.superfarmer import CLASSIC  # noqa: E402
-from farmbox.firmware.games.superfarmer.box import Press, Service  # noqa: E402
 from farmbox.firmware.games.superfarmer.advice import prepare  # noqa: E402
 from farmbox.firmware.games.superfarmer.bot import Bot  # noqa: E402
+from farmbox.firmware.games.superfarmer.box import Press, Service  # noqa: E402
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal  # noqa: E402
 from farmbox.firmware.games.superfarmer.session import Phase  # noqa: E402
+from farmbox.firmware.rules.superfarmer import CLASSIC  # noqa: E402
 from farmbox.hw import open_hardware  # noqa: E402
 from farmbox.hw.pins import simulated_pins  # noqa: E402
 
@@ -160,7 +160,7 @@ def bench_latency(presses: int, driver: str) -> None:
         hw = open_hardware(config, serial=fake_serial() if driver == "ssd1306" else None)
         service = Service(config, hardware=hw, notifier=_Quiet())
         service.start()
-        for i in range(presses):
+        for _ in range(presses):
             pin = pins.pin(config.buttons.prev)  # farm <-> main herd, a new frame each time
             pin.drive_low()
             time.sleep(0.0015)

@@ -604,7 +604,7 @@ def canonical(name: str) -> str:
 
 def project_requirements() -> list[tuple[str, str]]:
     """(requirement, who asks) for the dependencies and the LOCK_EXTRAS of pyproject.toml."""
-    import tomllib  # noqa: PLC0415
+    import tomllib
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     wanted = [(r, "farmbox") for r in project["dependencies"]]
@@ -626,7 +626,7 @@ def resolve(requirements: Sequence[str], aarch64: bool) -> list[dict]:
             for tag in AARCH64_PLATFORMS:
                 command += ["--platform", tag]
         subprocess.run(command + list(requirements), check=True)
-        import json  # noqa: PLC0415
+        import json
         return json.loads(report.read_text())["install"]
 
 
@@ -646,7 +646,7 @@ def write_lock() -> int:
     askers: dict[str, set[str]] = {name: set() for name in pinned}
     for requirement, who in wanted:
         askers[canonical(re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0])].add(who)
-    for name, install in pinned.items():
+    for install in pinned.values():
         for requirement in install["metadata"].get("requires_dist", []) or []:
             dependency = canonical(re.split(r"[<>=!~ \[;(]", requirement, maxsplit=1)[0])
             if dependency in askers and "extra ==" not in requirement:
@@ -718,7 +718,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.step("farmbox settle", settle)
 
     def odds() -> str:
-        import json  # noqa: PLC0415
+        import json
         output = farmbox(check, "odds", "rabbit=6,sheep=1", "--json")
         line = [entry for entry in output.splitlines() if entry.startswith("{")]
         if not line:

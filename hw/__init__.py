@@ -19,10 +19,10 @@ from typing import Any
 
 from gpiozero.pins import Factory
 
-from farmbox.hw.config import HardwareSettings
 from farmbox.hw.buttons import ButtonEvent, ButtonPanel
 from farmbox.hw.buzzer import Buzzer
 from farmbox.hw.camera import Camera, CameraGone, FeedCamera, ReopeningCamera, open_camera
+from farmbox.hw.config import HardwareSettings
 from farmbox.hw.display import Display, open_display
 from farmbox.hw.lights import Lights
 from farmbox.hw.patterns import ALERTS

@@ -62,7 +62,7 @@ class CaptureCamera:
         assert self._capture is not None
         ok, frame = self._capture.read()
         if not ok and self.loop and isinstance(self._device, str):
-            import cv2  # noqa: PLC0415
+            import cv2
 
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
             ok, frame = self._capture.read()
@@ -82,7 +82,7 @@ class CaptureCamera:
             node = Path(f"/dev/video{self._device}")
             if not node.exists():
                 raise CameraGone(f"camera {self.source}: no {node}")
-            import cv2  # noqa: PLC0415 (OpenCV is slow to import: only for this camera)
+            import cv2
 
             capture = cv2.VideoCapture(self._device)
             if self.width and self.height:
@@ -92,7 +92,7 @@ class CaptureCamera:
             path = Path(self._device)
             if not path.is_file():
                 raise CameraGone(f"camera {self.source}: no such file")
-            import cv2  # noqa: PLC0415
+            import cv2
 
             capture = cv2.VideoCapture(str(path))
         if not capture.isOpened():
@@ -125,7 +125,7 @@ class FolderCamera:
             if not self.loop:
                 raise CameraGone(f"camera {self.source}: no more images")
             self.position = 0
-        import cv2  # noqa: PLC0415
+        import cv2
 
         path = self.files[self.position]
         self.position += 1
@@ -269,7 +269,7 @@ def open_camera(config: CameraConfig) -> Camera | None:
 
 
 def _bgr(frame: Any) -> np.ndarray:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 \
             or frame.shape[2] not in (3, 4):

@@ -22,8 +22,15 @@ from typing import Any
 
 from farmbox.firmware.box import registry
 from farmbox.hw.config import (
-    ButtonsConfig, BuzzerConfig, CameraConfig, DisplayConfig, HardwareConfig, HardwareSettings,
-    LightsConfig, SettingsError, check_hardware,
+    ButtonsConfig,
+    BuzzerConfig,
+    CameraConfig,
+    DisplayConfig,
+    HardwareConfig,
+    HardwareSettings,
+    LightsConfig,
+    SettingsError,
+    check_hardware,
 )
 
 log = logging.getLogger(__name__)

@@ -12,20 +12,27 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TextIO
 
+from PIL import Image
 
-class Tap:
+from farmbox.hw.display import Display
+
+
+class Tap(Display):
     """A display that also hands every frame it shows to ``on_frame``."""
 
-    def __init__(self, display: Any, on_frame: Any) -> None:
+    def __init__(self, display: Display, on_frame: Callable[[Image.Image], None]) -> None:
         self._display = display
         self._on_frame = on_frame
-        self.size = display.size
 
-    def show(self, image: Any) -> None:
+    def show(self, image: Image.Image) -> None:
         self._display.show(image)
         self._on_frame(image)
+
+    def close(self) -> None:
+        self._display.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._display, name)
@@ -51,7 +58,6 @@ class FrameStream:
         return Tap(display, self)
 
     def __call__(self, image: Any) -> None:
-        from farmbox.firmware.games.superfarmer.render import frame_text  # noqa: PLC0415
 
         self.frames.append(image.copy())
         if not self.quiet:
@@ -93,3 +99,19 @@ def write_gif(frames: list[Any], path: Path) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def frame_text(image: Image.Image) -> str:
+    """A 1-bit frame as unicode half-blocks (two pixel rows per text line) for a terminal."""
+    w, h = image.size
+    px = image.load()
+    assert px is not None
+    lines = []
+    for y in range(0, h, 2):
+        row = []
+        for x in range(w):
+            top = px[x, y]
+            bottom = px[x, y + 1] if y + 1 < h else 0
+            row.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        lines.append("".join(row))
+    return "\n".join(lines)

@@ -130,7 +130,7 @@ class Journal(Generic[R]):
         replay = self._new_replay()
         if self.path.exists():
             self._replay_into(replay, progress)
-        self._file = open(self.path, "ab")  # noqa: SIM115  (kept open for appends)
+        self._file = open(self.path, "ab")
         if replay.seq == 0:
             _fsync_dir(self.dir)
         self.seq = replay.seq
@@ -200,7 +200,7 @@ class Journal(Generic[R]):
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         old = self.path.with_name(f"{self.path.stem}-{stamp}-{self.seq}{self.path.suffix}")
         os.replace(self.path, old)
-        self._file = open(self.path, "ab")  # noqa: SIM115
+        self._file = open(self.path, "ab")
         _fsync_dir(self.dir)
         self.seq = 0
         archived = sorted(self.dir.glob(f"{self.path.stem}-*{self.path.suffix}"),

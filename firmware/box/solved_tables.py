@@ -25,7 +25,13 @@ from pathlib import Path
 
 from farmbox.firmware.rules.errors import InvalidState
 from farmbox.firmware.rules.superfarmer.solitaire import (
-    Model, SolveProgress, caps_for, remember, remembered, solve)
+    Model,
+    SolveProgress,
+    caps_for,
+    remember,
+    remembered,
+    solve,
+)
 from farmbox.firmware.rules.superfarmer.variants import CLASSIC, Rules, variant
 
 #: The package whose ``data/`` folder holds the shipped tables.

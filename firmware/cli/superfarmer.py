@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from farmbox.firmware.rules.superfarmer import (
-    ANIMALS, CLASSIC, VARIANTS, Herd, Roll, Rules, settle, variant)
+from farmbox.firmware.rules.superfarmer import ANIMALS, CLASSIC, VARIANTS, Herd, Roll, Rules, settle, variant
 from farmbox.firmware.rules.superfarmer.odds import odds
 from farmbox.firmware.rules.superfarmer.simulate import settle_sample
 from farmbox.firmware.rules.superfarmer.strategies import Strategy

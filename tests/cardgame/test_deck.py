@@ -6,8 +6,16 @@ from importlib import resources
 
 import pytest
 
-from farmbox.firmware.rules.cardgame import (DEALS, DECK_SIZE, GIFT_LIMITS, Animal, CardGameError,
-                                     cards_for, load_deck, parse_deck)
+from farmbox.firmware.rules.cardgame import (
+    DEALS,
+    DECK_SIZE,
+    GIFT_LIMITS,
+    Animal,
+    CardGameError,
+    cards_for,
+    load_deck,
+    parse_deck,
+)
 
 
 def deck_data() -> dict:

@@ -4,9 +4,21 @@ import random
 
 import pytest
 
-from farmbox.firmware.rules.cardgame import (DEALS, GIFT_LIMITS, Animal, Card, CardGameError, Farm,
-                                     Game, GameOptions, Placement, Predator, default_teams,
-                                     load_deck, play_game)
+from farmbox.firmware.rules.cardgame import (
+    DEALS,
+    GIFT_LIMITS,
+    Animal,
+    Card,
+    CardGameError,
+    Farm,
+    Game,
+    GameOptions,
+    Placement,
+    Predator,
+    default_teams,
+    load_deck,
+    play_game,
+)
 from farmbox.firmware.rules.cardgame.bots import GreedyBot, RandomBot, SpoilerBot, make_bot
 from farmbox.firmware.rules.cardgame.game import play_turn
 from farmbox.firmware.rules.errors import IllegalAction

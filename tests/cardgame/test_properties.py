@@ -9,10 +9,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import farmbox.firmware.rules.cardgame as cardgame
-from farmbox.firmware.rules.cardgame import (CAT, Animal, Card, Farm, Game, GameOptions, Predator,
-                                     ScoringOptions, load_deck, score_round)
-from farmbox.firmware.rules.cardgame import (bots, cards, deck, farm, game, scoring, scorecard, teams,
-                                     tournament)
+from farmbox.firmware.rules.cardgame import (
+    CAT,
+    Animal,
+    Card,
+    Farm,
+    Game,
+    GameOptions,
+    Predator,
+    ScoringOptions,
+    bots,
+    cards,
+    deck,
+    farm,
+    game,
+    load_deck,
+    score_round,
+    scorecard,
+    scoring,
+    teams,
+    tournament,
+)
 from farmbox.firmware.rules.cardgame.bots import make_bot
 from farmbox.firmware.rules.cardgame.game import play_turn
 

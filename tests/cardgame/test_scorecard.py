@@ -4,7 +4,6 @@ import pytest
 
 from farmbox.firmware.rules.cardgame import Animal, CardGameError, read_scorecard, tally
 
-
 #: Marta's cat needs 5-6 farmers (with 4 or fewer the cats stay in the box, issue 10): three
 #: more farmers, each with one rabbit card and a dog, so neither the rabbit column nor the fox
 #: changes anything for Marta and Robert.

@@ -17,8 +17,17 @@ from hypothesis import strategies as st
 
 from farmbox.firmware.cli import main
 from farmbox.firmware.cli.cardgame import load_farms_file
-from farmbox.firmware.rules.cardgame import (CAT, Animal, Card, Farm, Game, GameOptions,
-                                             load_deck, read_scorecard, tally)
+from farmbox.firmware.rules.cardgame import (
+    CAT,
+    Animal,
+    Card,
+    Farm,
+    Game,
+    GameOptions,
+    load_deck,
+    read_scorecard,
+    tally,
+)
 from farmbox.firmware.rules.cardgame.bots import make_bot
 from farmbox.firmware.rules.cardgame.farm import Column
 from farmbox.firmware.rules.cardgame.game import Placement, play_turn

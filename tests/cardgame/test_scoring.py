@@ -2,8 +2,17 @@
 
 import pytest
 
-from farmbox.firmware.rules.cardgame import (CAT, Animal, Card, CardGameError, Farm, Predator,
-                                     ScoringOptions, score_round, team_points)
+from farmbox.firmware.rules.cardgame import (
+    CAT,
+    Animal,
+    Card,
+    CardGameError,
+    Farm,
+    Predator,
+    ScoringOptions,
+    score_round,
+    team_points,
+)
 
 
 def build(*columns) -> Farm:

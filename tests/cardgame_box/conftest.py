@@ -7,9 +7,9 @@ import random
 import pytest
 
 from farmbox.firmware.games.cardgame.demo import CardgameBox, simulated_config
+from farmbox.firmware.games.cardgame.session import Setup
 from farmbox.firmware.rules.cardgame import Game, GameOptions
 from farmbox.firmware.rules.cardgame.bots import make_bot
-from farmbox.firmware.games.cardgame.session import Setup
 from farmbox.hw import open_hardware
 from farmbox.hw.pins import simulated_pins
 

@@ -11,13 +11,18 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from farmbox.firmware.box.i18n import LANGUAGES
-from farmbox.firmware.games.cardgame.session import (RoundResult, Scorekeeper, Setup, TableState, Timeline,
-                                       apply, score_action)
-
 import farmbox.firmware.games.cardgame.screens as cg
 from farmbox.firmware.box.drawing.canvas import write_references
-
+from farmbox.firmware.box.i18n import LANGUAGES
+from farmbox.firmware.games.cardgame.session import (
+    RoundResult,
+    Scorekeeper,
+    Setup,
+    TableState,
+    Timeline,
+    apply,
+    score_action,
+)
 
 #: Three farmers, fox token: F1 rabbit/sheep/cow, F2 rabbit/chicken/pig, F3 a bit of all.
 ROUND_1 = (

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.games.cardgame.demo import enter_round, play_round, tap
-from farmbox.firmware.rules.cardgame import ScoringOptions, score_round
-from farmbox.firmware.games.cardgame.screens import render
 from farmbox.firmware.box.observations import Press
-from farmbox.firmware.games.cardgame.session import CardgameJournal, Phase, Setup, walk
 from farmbox.firmware.games.cardgame.bot import next_move, setup_move
+from farmbox.firmware.games.cardgame.demo import enter_round, play_round, tap
+from farmbox.firmware.games.cardgame.screens import render
+from farmbox.firmware.games.cardgame.session import CardgameJournal, Phase, Setup, walk
+from farmbox.firmware.rules.cardgame import ScoringOptions, score_round
 
 from .conftest import engine_game
 

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.box.i18n import LANGUAGES, LOCALEDIR
-from farmbox.firmware.box.i18n.compile import parse_po
-from farmbox.firmware.games.cardgame.screens import render, translator
-from tests.cardgame_box.gallery import all_screens
-from farmbox.firmware.games.cardgame.icons import CARD_ICONS, card_icon_mask
 from farmbox.firmware.box.drawing.font import GLYPHS
+from farmbox.firmware.box.i18n import LANGUAGES, messages
+from farmbox.firmware.games.cardgame.icons import CARD_ICONS, card_icon_mask
+from farmbox.firmware.games.cardgame.screens import render, translator
 from farmbox.firmware.games.cardgame.session import Scorekeeper, Setup
+from tests.cardgame_box.gallery import all_screens
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -40,7 +39,7 @@ def test_languages_differ_in_texts_not_in_numbers():
 
 
 def catalog(lang):
-    return parse_po((LOCALEDIR / lang / "LC_MESSAGES" / "cardgame.po").read_text("utf-8"))
+    return messages("cardgame", lang)
 
 
 def test_catalogs_have_the_same_texts_and_every_glyph():

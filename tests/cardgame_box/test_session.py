@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmbox.firmware.rules.cardgame import (CAT, COLUMN_ORDER, Card, CardGameError, Farm, Predator,
-                                     ScoringOptions, least_loss, score_round)
-from farmbox.firmware.rules.cardgame.game import play_turn
-from farmbox.firmware.games.cardgame.session import (Phase, RoundResult, Scorekeeper, Setup, TableState,
-                                       apply, column_cards, new_game_action, score_action, walk,
-                                       winners)
 from farmbox.firmware.games.cardgame.bot import RoundTruth, count_of, next_move, setup_move
+from farmbox.firmware.games.cardgame.session import (
+    Phase,
+    RoundResult,
+    Scorekeeper,
+    Setup,
+    TableState,
+    apply,
+    column_cards,
+    new_game_action,
+    score_action,
+    walk,
+    winners,
+)
+from farmbox.firmware.rules.cardgame import (
+    CAT,
+    COLUMN_ORDER,
+    Card,
+    CardGameError,
+    Farm,
+    Predator,
+    ScoringOptions,
+    least_loss,
+    score_round,
+)
+from farmbox.firmware.rules.cardgame.game import play_turn
 
 from .conftest import engine_game
 

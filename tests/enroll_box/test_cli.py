@@ -7,8 +7,8 @@ import time
 
 import cv2
 
-from farmbox.firmware.cli import main
 from farmbox.firmware.box.config import load_config
+from farmbox.firmware.cli import main
 from farmbox.hw.pins import simulated_pins
 from farmbox.vision.render.dice import render_background
 

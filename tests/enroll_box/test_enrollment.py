@@ -8,9 +8,9 @@ import threading
 import cv2
 import numpy as np
 
+import farmbox.firmware.games.enroll.screens as screens
 from farmbox.firmware.cli import vision_dice
 from farmbox.firmware.games.enroll.box import EnrollmentBox
-import farmbox.firmware.games.enroll.screens as screens
 from farmbox.firmware.games.enroll.session import Phase
 from farmbox.vision.dice import DiceModel, DiceReader
 from farmbox.vision.render.dice import render_scene, write_samples

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from farmbox.firmware.box.i18n import LANGUAGES
 import farmbox.firmware.games.enroll.screens as screens
 from farmbox.firmware.box.drawing.font import text_width
+from farmbox.firmware.box.i18n import LANGUAGES
 
 REFERENCE = Path(__file__).parent / "reference"
 NAMES = sorted(screens.all_screens())
@@ -45,10 +45,8 @@ def test_regenerate_command_writes_the_references(tmp_path):
 
 
 def test_every_text_has_a_polish_translation():
-    from farmbox.firmware.box.i18n import LOCALEDIR
-    from farmbox.firmware.box.i18n.compile import parse_po
-    en = parse_po((LOCALEDIR / "en/LC_MESSAGES/enroll.po").read_text(encoding="utf-8"))
-    pl = parse_po((LOCALEDIR / "pl/LC_MESSAGES/enroll.po").read_text(encoding="utf-8"))
+    from farmbox.firmware.box.i18n import messages
+    en, pl = messages("enroll", "en"), messages("enroll", "pl")
     assert set(en) == set(pl) and all(pl[k] for k in pl)
     source = Path(screens.__file__).read_text() + Path(screens.__file__).with_name(
         "session.py").read_text()

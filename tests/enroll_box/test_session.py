@@ -5,10 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from farmbox.firmware.games.enroll.box import EnrollmentBox, EnrollmentCancelled, run_enrollment
 import farmbox.firmware.games.enroll.screens as screens
-from farmbox.firmware.games.enroll.session import (STALE_FRAMES, STILL_TIMEOUT, EnrollSession, Phase,
-                                    write_samples)
+from farmbox.firmware.games.enroll.box import EnrollmentBox, EnrollmentCancelled, run_enrollment
+from farmbox.firmware.games.enroll.session import (
+    STALE_FRAMES,
+    STILL_TIMEOUT,
+    EnrollSession,
+    Phase,
+    write_samples,
+)
 
 from .conftest import PER_FACE, press, take
 

@@ -6,8 +6,20 @@ import pytest
 
 from farmbox.firmware.rules.errors import IllegalAction, InvalidRoll, InvalidState
 from farmbox.firmware.rules.funfarm import (
-    Animal, ColourRoll, EventKind, FarmState, FunFarmRules, Phase, buzz, catch, draw, end_round,
-    TieRule, new_game, parse_deck, roll,
+    Animal,
+    ColourRoll,
+    EventKind,
+    FarmState,
+    FunFarmRules,
+    Phase,
+    TieRule,
+    buzz,
+    catch,
+    draw,
+    end_round,
+    new_game,
+    parse_deck,
+    roll,
 )
 
 # A small deck whose card numbers we can reason about.

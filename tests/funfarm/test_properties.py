@@ -6,8 +6,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from farmbox.firmware.rules.funfarm import (
-    Animal, EventKind, FunFarmRules, Phase, TieRule, buzz, catch, draw, end_round, new_game,
-    random_roll, roll,
+    Animal,
+    EventKind,
+    FunFarmRules,
+    Phase,
+    TieRule,
+    buzz,
+    catch,
+    draw,
+    end_round,
+    new_game,
+    random_roll,
+    roll,
 )
 
 RULES = {t: FunFarmRules(tie=t) for t in TieRule}

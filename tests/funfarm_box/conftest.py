@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from farmbox.firmware.box.config import Config, load_config
-from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
-from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.box.observations import CardsSeen, DiceSeen
 from farmbox.firmware.games.funfarm.box import Referee
+from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.games.funfarm.session import FunFarmJournal
+from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
 from farmbox.hw import Hardware, open_hardware
 from farmbox.hw.pins import simulated_pins
 
@@ -28,7 +28,7 @@ class RecordingQueue(queue.Queue):
         super().__init__()
         self.log: list = []
 
-    def put(self, item, block=True, timeout=None):  # noqa: ANN001
+    def put(self, item, block=True, timeout=None):
         self.log.append(item)
         super().put(item, block, timeout)
 

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from farmbox.firmware.games.funfarm.demo import run_demo
-from farmbox.firmware.rules.funfarm import Phase
 from farmbox.firmware.games.funfarm.session import DiceSeen, Entry
+from farmbox.firmware.rules.funfarm import Phase
 
 from .conftest import open_table
 

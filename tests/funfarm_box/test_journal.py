@@ -10,11 +10,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-from farmbox.firmware.rules.funfarm import FunFarmRules
 import farmbox.firmware.games.superfarmer.screens as sf
-from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.games.funfarm.session import FunFarmJournal, FunFarmSession
+from farmbox.firmware.rules.funfarm import FunFarmRules
 
 from .conftest import activating, open_table
 

@@ -9,9 +9,18 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmbox.firmware.rules.funfarm import (EventKind, FunFarmRules, Phase, TieRule, buzz, draw,
-                                    end_round, new_game, roll)
 from farmbox.firmware.games.funfarm.session import TIE_NS, Buzz, DiceSeen, first_buzz, races
+from farmbox.firmware.rules.funfarm import (
+    EventKind,
+    FunFarmRules,
+    Phase,
+    TieRule,
+    buzz,
+    draw,
+    end_round,
+    new_game,
+    roll,
+)
 
 from .conftest import activating, missing, open_table
 

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from farmbox.firmware.box.i18n import LANGUAGES, LOCALEDIR
-from farmbox.firmware.box.i18n.compile import parse_po
-from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
 from farmbox.firmware.box.drawing.canvas import WIDTH
 from farmbox.firmware.box.drawing.font import fit, text_width
-from farmbox.firmware.games.funfarm.screens import all_screens, colour_name, render, translator
+from farmbox.firmware.box.i18n import LANGUAGES, catalog_path, messages
 from farmbox.firmware.games.funfarm.icons import ICONS, SIZE, animal_mask, draw_die
+from farmbox.firmware.games.funfarm.screens import all_screens, colour_name, render, translator
+from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -71,8 +70,8 @@ def test_the_box_shows_what_the_session_renders(table):
 
 
 def _catalog(language: str) -> dict[str, str]:
-    text = (LOCALEDIR / language / "LC_MESSAGES" / "funfarm.po").read_text(encoding="utf-8")
-    return {k: v for k, v in parse_po(text).items() if k}
+    assert catalog_path("funfarm", language).is_file()
+    return messages("funfarm", language)
 
 
 def test_every_fun_farm_text_has_a_polish_entry():

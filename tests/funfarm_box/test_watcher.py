@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from farmbox.firmware.games.funfarm.box import TableWatcher
-from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
 from farmbox.firmware.games.funfarm.session import CardsSeen, DiceSeen, FunFarmSession
+from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +46,11 @@ def test_a_turned_card_is_seen_once_the_table_is_still(card_reader):
 
 
 def test_camera_unplugged_shows_the_notice_and_the_buzzers_still_work(table):
-    import threading
     import time
 
+    import farmbox.firmware.games.superfarmer.screens as sf
     from farmbox.firmware.box.camera import CameraWatcher
     from farmbox.firmware.box.i18n import translator
-    import farmbox.firmware.games.superfarmer.screens as sf
     from farmbox.firmware.games.funfarm.screens import render
     from farmbox.hw import FeedCamera
     from farmbox.vision.dice import Stillness

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from farmbox.hw.config import CameraConfig
 from farmbox.hw.camera import CameraGone, FeedCamera, FolderCamera, open_camera
+from farmbox.hw.config import CameraConfig
 
 
 def scene(i: int, size=(120, 160)) -> np.ndarray:

@@ -8,8 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from farmbox.firmware.box.config import (DEFAULT_CONFIG_PATH, Config, ConfigError, config_from_tables,
-                             find_config_path, load_config, load_config_text)
+from farmbox.firmware.box.config import (
+    DEFAULT_CONFIG_PATH,
+    Config,
+    ConfigError,
+    config_from_tables,
+    find_config_path,
+    load_config,
+    load_config_text,
+)
 
 PI_TEMPLATE = Path(__file__).parents[2] / "systemd" / "farmbox.toml"
 

@@ -25,7 +25,7 @@ class StampedPin(MockPin):
     """A mock pin whose next edge carries the time the test gives it (seconds, like
     gpiozero's ticks), as an lgpio pin's edges carry the kernel's."""
 
-    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+    def __init__(self, *args, **kwargs) -> None:
         self.next_stamp: float | None = None
         super().__init__(*args, **kwargs)
 

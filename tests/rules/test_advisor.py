@@ -2,11 +2,11 @@
 
 import pytest
 
-from farmbox.firmware.rules.superfarmer.advisor import advise
 from farmbox.firmware.rules.errors import InvalidState
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
+from farmbox.firmware.rules.superfarmer.advisor import advise
 from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer.odds import expected_gain
-from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
 
 
 def test_advice_is_the_best_alternative():

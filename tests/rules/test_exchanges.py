@@ -3,9 +3,14 @@
 import pytest
 
 from farmbox.firmware.rules.errors import IllegalExchange
-from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Animal, Herd
 from farmbox.firmware.rules.superfarmer import (
-    CLASSIC, Exchange, apply_exchange, check_exchange_shape, legal_exchanges)
+    CLASSIC,
+    Exchange,
+    apply_exchange,
+    check_exchange_shape,
+    legal_exchanges,
+)
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Animal, Herd
 
 
 def H(text: str) -> Herd:

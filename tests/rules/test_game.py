@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.errors import IllegalAction, IllegalExchange, InvalidState
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, Exchange
+from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.superfarmer.game import Game, GameState, new_state
 from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
-from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, Exchange
 
 
 def R(text: str) -> Roll:

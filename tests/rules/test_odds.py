@@ -5,10 +5,10 @@ from fractions import Fraction
 
 import pytest
 
+from farmbox.firmware.rules.superfarmer import CLASSIC
 from farmbox.firmware.rules.superfarmer.dice import Face, Roll, outcomes
 from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer.odds import expected_gain, odds, seed004_formula
-from farmbox.firmware.rules.superfarmer import CLASSIC
 
 
 @pytest.mark.parametrize("herd,expected", [

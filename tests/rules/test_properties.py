@@ -5,11 +5,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from farmbox.firmware.rules.superfarmer import (
+    VARIANTS,
+    IllegalExchange,
+    apply_exchange,
+    legal_exchanges,
+    settle,
+)
 from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.rules.superfarmer.game import Game
 from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
-from farmbox.firmware.rules.superfarmer import (
-    VARIANTS, IllegalExchange, apply_exchange, legal_exchanges, settle)
 
 VARIANT_NAMES = sorted(VARIANTS)
 
@@ -94,7 +99,7 @@ def test_every_listed_exchange_keeps_value(farm, data):
     try:
         apply_exchange(f, s, ex.reversed())
     except IllegalExchange:  # pragma: no cover - the reverse is always possible
-        raise AssertionError(f"cannot undo {ex}")
+        raise AssertionError(f"cannot undo {ex}") from None
 
 
 @settings(max_examples=40, deadline=None)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, GREEN, RED, Face, Roll
 from farmbox.firmware.rules.errors import InvalidRoll
-from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, EventKind, settle
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, GREEN, RED, Face, Roll
+from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 
 
 def run(farm: str, roll: str, rules=CLASSIC, stock: str | None = None):

@@ -5,14 +5,13 @@ import statistics
 
 import pytest
 
+from farmbox.firmware.cli.superfarmer import settled_rolls_per_second
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
 from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.rules.superfarmer.game import Game
 from farmbox.firmware.rules.superfarmer.herd import Herd
-from farmbox.firmware.cli.superfarmer import settled_rolls_per_second
-from farmbox.firmware.rules.superfarmer.simulate import (
-    SolitaireTable, simulate_solitaire, simulate_table)
+from farmbox.firmware.rules.superfarmer.simulate import SolitaireTable, simulate_solitaire, simulate_table
 from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
-from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange
 
 
 @pytest.mark.parametrize("name", ["naive", "hoard", "advisor"])

@@ -5,14 +5,13 @@ import random
 import numpy as np
 import pytest
 
-from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
-from farmbox.firmware.rules.errors import InvalidState
-from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.box import solved_tables
 from farmbox.firmware.box.solved_tables import model_for
+from farmbox.firmware.rules.errors import InvalidState
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, apply_exchange, legal_exchanges, settle
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
+from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer.solitaire import CAPS, _distinct_rolls, roll_successors, solve
-from farmbox.firmware.rules.superfarmer import (
-    CLASSIC, COMPACT, apply_exchange, legal_exchanges, settle)
 
 TINY = (8, 3, 2, 2, 2, 1, 1)
 #: Smaller still, for tests that solve.

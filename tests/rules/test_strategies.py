@@ -4,11 +4,10 @@ import random
 
 import pytest
 
+from farmbox.firmware.rules.superfarmer import CLASSIC, apply_exchange, legal_exchanges, winning_exchange
 from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
 from farmbox.firmware.rules.superfarmer.odds import expected_gain
 from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES, Greedy, Hoard, buy, sell, strategy
-from farmbox.firmware.rules.superfarmer import (
-    CLASSIC, apply_exchange, legal_exchanges, winning_exchange)
 
 
 def H(text: str) -> Herd:

@@ -10,15 +10,16 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from farmbox.firmware.box.i18n import LANGUAGES, translator
-from farmbox.firmware.box.i18n.compile import catalogs, mo_bytes, parse_po
-from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.games.superfarmer.render import frame_text, render
+from farmbox.firmware.box.demo_stream import frame_text
 from farmbox.firmware.box.drawing.font import GLYPHS, text_width
-from tests.screens.gallery import all_screens
 from farmbox.firmware.box.drawing.icons import ICONS
+from farmbox.firmware.box.i18n import LANGUAGES, translator
+from farmbox.firmware.box.i18n import catalogs, messages
+from farmbox.firmware.games.superfarmer.render import render
 from farmbox.firmware.games.superfarmer.session import Session
+from farmbox.firmware.rules.superfarmer import CLASSIC
 from tests.reference_images import assert_matches_reference, reference_names
+from tests.screens.gallery import all_screens
 
 REFERENCE = Path(__file__).parent / "reference"
 SCREENS = all_screens()
@@ -41,17 +42,20 @@ def test_screens_differ_between_languages_but_not_icons():
 
 
 def test_every_translated_character_has_a_glyph():
-    for po, _ in catalogs():
-        for text in parse_po(po.read_text(encoding="utf-8")).values():
-            if text.startswith("Content-Type"):
-                continue
+    assert len(catalogs()) == 8  # four catalogs in each of the two languages
+    for po in catalogs():
+        for text in messages(po.stem, po.parent.parent.name).values():
             missing = {c for c in text.upper() if c not in GLYPHS}
             assert not missing, f"{po}: no glyph for {missing} in {text!r}"
 
 
-def test_compiled_catalogs_are_up_to_date():
-    for po, mo in catalogs():
-        assert mo.read_bytes() == mo_bytes(parse_po(po.read_text(encoding="utf-8"))), mo
+def test_every_catalog_has_both_languages_with_the_same_texts():
+    """The one i18n path (polib): each English text has its Polish line, and no others."""
+    for po in catalogs():
+        domain = po.stem
+        en, pl = messages(domain, "en"), messages(domain, "pl")
+        assert en and set(en) == set(pl), (domain, set(en) ^ set(pl))
+        assert all(pl[k] for k in pl), domain
 
 
 def test_catalogs_translate_and_bad_language_is_refused():

@@ -6,12 +6,12 @@ import time
 
 import numpy as np
 
-from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 import farmbox.firmware.games.superfarmer.screens as screens
-from farmbox.firmware.games.superfarmer.box import Service
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.observations import RollSeen
+from farmbox.firmware.games.superfarmer.box import Service
 from farmbox.firmware.games.superfarmer.session import CAMERA_TIMEOUT, Phase
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
 
@@ -128,8 +128,8 @@ def test_camera_silent_for_too_long_is_gone(config, pins):
 
 
 def test_real_ssd1306_over_fake_serial_gets_every_frame(config, pins):
-    from farmbox.hw.display import fake_serial
     from farmbox.firmware.games.superfarmer.render import render
+    from farmbox.hw.display import fake_serial
 
     config = config.with_overrides(display={"driver": "ssd1306"})
     serial = fake_serial()

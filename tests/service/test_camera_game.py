@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
-from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.box.journal import decode
+from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.journal import NAME
 from farmbox.firmware.rules.superfarmer import CLASSIC, settle
-from farmbox.firmware.games.superfarmer.box import Service, dice_reader
-from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
+from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
 from farmbox.vision.dice import enroll_folder

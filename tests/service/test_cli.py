@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.cli import main
 from farmbox.firmware.games.superfarmer.demo import DemoCamera, demo_dice_model, demo_model_key
-from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.games.superfarmer.screens import progress
 from farmbox.hw.camera import CameraGone
 from farmbox.vision.dice import DiceModel
@@ -108,7 +108,7 @@ def test_camera_flags(tmp_path, capsys):
     assert (tmp_path / "c.gif").exists()
 
 
-def gif_frames(path) -> int:  # noqa: ANN001
+def gif_frames(path) -> int:
     with Image.open(path) as im:
         assert im.size == (384, 192)
         return sum(1 for _ in ImageSequence.Iterator(im))

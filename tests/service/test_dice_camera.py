@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.session import Phase
+from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import FeedCamera
 from farmbox.vision.dice import enroll_folder

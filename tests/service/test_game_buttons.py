@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
-from farmbox.firmware.rules.superfarmer import variant
-from farmbox.firmware.games.superfarmer.render import render
-from farmbox.firmware.games.superfarmer.box import Service
 from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.box import Service
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
+from farmbox.firmware.games.superfarmer.render import render
+from farmbox.firmware.rules.superfarmer import variant
 from farmbox.hw import open_hardware
 
 from .conftest import NullNotifier, press

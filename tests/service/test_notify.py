@@ -65,7 +65,7 @@ def test_config_error_is_exit_2_one_line(tmp_path):
     assert not (tmp_path / "journal").exists()
 
 
-def receive_until(sock: socket.socket, messages: list[str], done) -> None:  # noqa: ANN001
+def receive_until(sock: socket.socket, messages: list[str], done) -> None:
     while not done(messages):
         messages += sock.recv(4096).decode().split("\n")
 

@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
+from farmbox.firmware.games.superfarmer.box import state_digest
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.games.superfarmer.box import state_digest
-from farmbox.firmware.games.superfarmer.bot import Bot, play_alone
 
 from .test_notify import ROOT, write_config
 
@@ -40,6 +40,7 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
     rng = random.Random(2024)
     acked = 0
     resumed_at = []
+    replay = None  # the journal as the previous kill left it
     for kill in range(KILLS):
         proc = start(config)
         try:
@@ -53,6 +54,7 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(tmp_path):
             # The restarted service resumed exactly where the journal ends.
             assert int(ready[1]) >= acked
             if kill:
+                assert replay is not None
                 assert (int(ready[1]), ready[2]) == (replay.seq, state_digest(replay.timeline.state))
             wanted = rng.randint(1, 4)
             got = 0

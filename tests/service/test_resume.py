@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 
+import farmbox.firmware.games.superfarmer.screens as screens
 from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.box.observations import RollSeen
+from farmbox.firmware.games.superfarmer.box import Service
+from farmbox.firmware.games.superfarmer.render import render
+from farmbox.firmware.games.superfarmer.session import Phase
+from farmbox.firmware.rules.superfarmer import CLASSIC
 from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer.herd import Herd
-from farmbox.firmware.rules.superfarmer import CLASSIC
-from farmbox.firmware.games.superfarmer.render import render
-import farmbox.firmware.games.superfarmer.screens as screens
-from farmbox.firmware.games.superfarmer.box import Service
-from farmbox.firmware.box.observations import RollSeen
-from farmbox.firmware.games.superfarmer.session import Phase
 from farmbox.hw import open_hardware
 
 from .conftest import NullNotifier, press

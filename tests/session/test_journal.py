@@ -6,14 +6,15 @@ import json
 import os
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from farmbox.firmware.box.journal import decode, encode
+from farmbox.firmware.games.superfarmer.actions import Timeline, new_game_action
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
 from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS
 from farmbox.firmware.rules.superfarmer.game import new_state
-from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
-from farmbox.firmware.games.superfarmer.actions import Timeline, new_game_action
 
 
 def write_game(directory, rolls, rules=CLASSIC, players=2, undo_at=()):

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from farmbox.firmware.box.observations import RollSeen
+from farmbox.firmware.games.superfarmer.advice import offers
+from farmbox.firmware.games.superfarmer.session import CAMERA_TIMEOUT, GREEN_FACES, RED_FACES, Phase, Session
+from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, legal_exchanges
 from farmbox.firmware.rules.superfarmer.dice import Face, Roll
 from farmbox.firmware.rules.superfarmer.game import Game, GameState
 from farmbox.firmware.rules.superfarmer.herd import Herd
-from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT, legal_exchanges
-from farmbox.firmware.games.superfarmer.advice import offers
-from farmbox.firmware.box.observations import RollSeen
-from farmbox.firmware.games.superfarmer.session import (CAMERA_TIMEOUT, GREEN_FACES, RED_FACES, Phase,
-                                          Session)
 
 
 def make(players=2, rules=CLASSIC, state=None, camera=False):
@@ -55,8 +55,8 @@ def test_back_leaves_roll_entry_without_settling():
 
 
 def test_exchange_menu_holds_only_legal_exchanges_advice_first():
-    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
     from farmbox.firmware.games.superfarmer.advice import prepare
+    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
 
     assert prepare(CLASSIC, wait=True)
     st_ = state_with("rabbit=13,sheep=1")
@@ -283,9 +283,9 @@ def test_offers_are_all_legal_for_a_busy_farm():
 
 
 def test_result_screen_names_the_farm_that_rolled():
+    from farmbox.firmware.box.i18n import translator
     from farmbox.firmware.games.superfarmer.render import render
     from farmbox.firmware.games.superfarmer.screens import roll_result
-    from farmbox.firmware.box.i18n import translator
 
     farms = (Herd.parse("rabbit=1,sheep=1,pig=1,cow=1,horse=1"), Herd.parse("rabbit=2"),
              Herd.parse("rabbit=3"))

@@ -67,7 +67,7 @@ pytestmark = pytest.mark.skipif(platform.machine() not in ARCHES or sys.platform
                                 reason="seccomp numbers known for Linux x86_64 and aarch64 only")
 
 
-def under_mdwe(code: str, **kwargs) -> subprocess.CompletedProcess:  # noqa: ANN003
+def under_mdwe(code: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                           preexec_fn=deny_write_execute, cwd=REPO, **kwargs)
 

@@ -12,11 +12,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.rules.superfarmer.dice import Face
-from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Herd
-
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon, icon_mask
+from farmbox.firmware.rules.superfarmer.dice import Face
+from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Herd
 
 #: The project's root (tests/ and docs/ are below it).
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,7 +112,7 @@ def arrow(draw: ImageDraw.ImageDraw, x: int, y: int) -> int:
 def save(image: Image.Image, path: Path, scale: int = 1) -> None:
     """Write a PNG atomically (temp file + rename)."""
     if scale != 1:
-        image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
+        image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png.tmp")
     os.close(fd)
     try:

@@ -200,7 +200,7 @@ def art_mask(rows: tuple[str, ...], scale: int = 1, mirror: bool = False) -> Ima
             if c == "#":
                 mask.putpixel(((SIZE - 1 - x) if mirror else x, y), 1)
     if scale != 1:
-        mask = mask.resize((SIZE * scale, SIZE * scale), Image.NEAREST)
+        mask = mask.resize((SIZE * scale, SIZE * scale), Image.Resampling.NEAREST)
     return mask
 
 

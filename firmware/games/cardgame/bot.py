@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from farmbox.firmware.games.cardgame.session import (
+    SETUP_CHOICES,
+    ColumnCount,
+    FarmCount,
+    Phase,
+    Question,
+    Scorekeeper,
+    Setup,
+)
 from farmbox.firmware.rules.cardgame import Animal, Card, Farm, Predator, RoundRecord
-
-from farmbox.firmware.games.cardgame.session import SETUP_CHOICES, ColumnCount, FarmCount, Phase, Question, Scorekeeper, Setup
 
 #: ("press" | "hold", button)
 Move = tuple[str, str]

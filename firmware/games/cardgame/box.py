@@ -19,7 +19,11 @@ from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.cardgame.screens import render
 from farmbox.firmware.games.cardgame.session import (
-    CardgameJournal, Phase, Scorekeeper, Setup, winners,
+    CardgameJournal,
+    Phase,
+    Scorekeeper,
+    Setup,
+    winners,
 )
 
 log = logging.getLogger("farmbox.cardgame")

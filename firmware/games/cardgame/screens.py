@@ -9,25 +9,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.box.i18n import po_translator
-from farmbox.firmware.rules.cardgame import Animal, Tally
-from farmbox.firmware.rules.cardgame.scoring import Attack, ColumnScore, WaterScore
-from farmbox.firmware.games.cardgame.session import (SETUP_CHOICES, Entry, Phase, Question, Scorekeeper,
-                                       Setup, TableState, setup_choices, winners)
-
 from farmbox.firmware.box.drawing.canvas import BODY, HINT, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit, text_width
+from farmbox.firmware.box.i18n import po_translator
 from farmbox.firmware.games.cardgame.icons import SIZE, draw_card_icon
+from farmbox.firmware.games.cardgame.session import (
+    SETUP_CHOICES,
+    Entry,
+    Phase,
+    Question,
+    Scorekeeper,
+    Setup,
+    TableState,
+    setup_choices,
+    winners,
+)
+from farmbox.firmware.rules.cardgame import Animal, Tally
+from farmbox.firmware.rules.cardgame.scoring import Attack, ColumnScore, WaterScore
 
 Translate = Callable[[str], str]
 DOMAIN = "cardgame"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(language: str = "en") -> Translate:
     """The card game's texts in ``language``; a text missing from the catalog stays English."""
     return po_translator(DOMAIN, language, "card game")
@@ -40,7 +48,7 @@ def big_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: i
     width = max(1, text_width(text))
     small = Image.new("1", (width, LINE - 1), 0)
     draw_text(ImageDraw.Draw(small), (0, 0), text)
-    draw.bitmap(xy, small.resize((width * scale, (LINE - 1) * scale), Image.NEAREST), fill=1)
+    draw.bitmap(xy, small.resize((width * scale, (LINE - 1) * scale), Image.Resampling.NEAREST), fill=1)
     return xy[0] + width * scale
 
 
@@ -67,7 +75,7 @@ def _number_mask(text: str, scale: int) -> Image.Image:
             for x, c in enumerate(row):
                 if c == "#":
                     mask.putpixel((i * 6 + x, y), 1)
-    return mask.resize((mask.width * scale, 7 * scale), Image.NEAREST)
+    return mask.resize((mask.width * scale, 7 * scale), Image.Resampling.NEAREST)
 
 
 def big_number(draw: ImageDraw.ImageDraw, value: int, right: int = WIDTH - 1,

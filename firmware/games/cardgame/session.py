@@ -31,12 +31,23 @@ from typing import Any
 
 from farmbox.firmware.box.history import History, NothingToUndo
 from farmbox.firmware.box.journal import Journal, Replay
-from farmbox.firmware.rules.cardgame import (CAT, COLUMN_ORDER, Animal, Card, CardGameError, Farm,
-                                     Predator, Scorecard, ScoringOptions, Tally, default_teams,
-                                     tally)
+from farmbox.firmware.rules.cardgame import (
+    CAT,
+    COLUMN_ORDER,
+    Animal,
+    Card,
+    CardGameError,
+    Farm,
+    Predator,
+    Scorecard,
+    ScoringOptions,
+    Tally,
+    default_teams,
+    tally,
+)
 
 Action = dict[str, Any]
-Commit = Callable[[Action, "TableState"], None]
+Commit = Callable[[Action, "TableState | None"], None]
 
 PREDATOR_MODES = ("off", "token", "hard")
 #: The numbers entered for each column, in the order asked.

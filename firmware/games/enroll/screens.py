@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.box.i18n import LANGUAGES, po_translator
-from farmbox.firmware.games.enroll.session import EnrollSession, Phase, die_crop
-
 from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint, write_references
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
+from farmbox.firmware.box.i18n import LANGUAGES, po_translator
+from farmbox.firmware.games.enroll.session import EnrollSession, Phase, die_crop
 
 Translate = Callable[[str], str]
 DOMAIN = "enroll"
@@ -30,7 +29,7 @@ TEXT_X = 44
 THUMB = 42
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(language: str = "en") -> Translate:
     """The enrollment texts in ``language``; a text missing from the catalog stays English."""
     return po_translator(DOMAIN, language, "enrollment")
@@ -80,7 +79,7 @@ _BAYER = np.array([[0, 8, 2, 10], [12, 4, 14, 6], [3, 11, 1, 9], [15, 7, 13, 5]]
 def dithered(grey: Image.Image) -> Image.Image:
     """A greyscale photo as 1-bit pixels: contrast stretched, ordered (Bayer) dither."""
     a = np.asarray(grey.convert("L"), np.float32)
-    lo, hi = np.percentile(a, 2), np.percentile(a, 98)
+    lo, hi = float(np.percentile(a, 2)), float(np.percentile(a, 98))
     a = np.clip((a - lo) / max(hi - lo, 1.0), 0, 1)
     h, w = a.shape
     threshold = np.tile(_BAYER, (h // 4 + 1, w // 4 + 1))[:h, :w]

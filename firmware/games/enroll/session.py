@@ -104,7 +104,7 @@ def die_crop(capture: Capture, size: int) -> Image.Image:
         box = (int(max(0, cx - r)), int(max(0, cy - r)), int(min(w, cx + r)), int(min(h, cy + r)))
     rgb = Image.fromarray(np.ascontiguousarray(frame[:, :, ::-1]))
     crop = rgb.crop(box).convert("L")
-    crop.thumbnail((size, size), Image.LANCZOS)
+    crop.thumbnail((size, size), Image.Resampling.LANCZOS)
     return crop
 
 

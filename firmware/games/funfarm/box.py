@@ -18,15 +18,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from farmbox.firmware.box import runtime
 from farmbox.firmware.box.camera import Reader, StillTable
 from farmbox.firmware.box.config import Config
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
-from farmbox.firmware.box import runtime
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.funfarm.screens import render as render_screen
 from farmbox.firmware.games.funfarm.session import (
-    RACE_WAIT_NS, TIE_NS, Action, Buzz, FunFarmJournal, FunFarmSession, player_of,
+    RACE_WAIT_NS,
+    TIE_NS,
+    Action,
+    Buzz,
+    FunFarmJournal,
+    FunFarmSession,
+    player_of,
 )
 from farmbox.firmware.rules.funfarm import FarmState, FunFarmRules
 
@@ -61,7 +67,7 @@ def table_reader(config: Config) -> StillTable | None:
     return TableWatcher(read_cards, read_dice, Stillness())
 
 
-def TableWatcher(read_cards: Callable[[Any], list[str]] | None,  # noqa: N802 (a factory)
+def TableWatcher(read_cards: Callable[[Any], list[str]] | None,
                  read_dice: Callable[[Any], DiceSeen] | None, stillness: Any) -> StillTable:
     """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves."""
 

@@ -27,10 +27,10 @@ from typing import Any
 
 from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.i18n import LANGUAGES
-from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
 from farmbox.firmware.box.observations import CardsSeen, DiceSeen
 from farmbox.firmware.games.funfarm.box import Referee
 from farmbox.firmware.games.funfarm.session import Entry, FunFarmJournal
+from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
 
 #: Bot behaviour per round (probabilities) and reaction times (ms).
 FALSE_START = 0.03
@@ -62,10 +62,10 @@ class ColourDiceEye:
     SIZE = (480, 360)
 
     def __init__(self, workdir: Path, seed: int) -> None:
-        from PIL import Image  # noqa: PLC0415
+        from PIL import Image
 
-        from farmbox.vision import colour_dice as reader  # noqa: PLC0415 (cv2 is heavy)
-        from farmbox.vision.render import colour_dice as render  # noqa: PLC0415
+        from farmbox.vision import colour_dice as reader
+        from farmbox.vision.render import colour_dice as render
 
         self._reader, self._render = reader, render
         root = workdir / "colour-dice"
@@ -96,8 +96,8 @@ class CardEye:
     SHOWN = 9
 
     def __init__(self, workdir: Path, seed: int) -> None:
-        from farmbox.vision import cards as reader  # noqa: PLC0415
-        from farmbox.vision.render import cards as render  # noqa: PLC0415
+        from farmbox.vision import cards as reader
+        from farmbox.vision.render import cards as render
 
         self._render = render
         render.enrollment_samples(workdir / "cards", per_card=1, seed=seed)
@@ -114,10 +114,10 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
              vision: bool | None = None, language: str = "en") -> int:
     """Play one refereed game with the screens in ``language``; print the winner and the GIF
     path; 0 on success."""
-    from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path  # noqa: PLC0415
-    from farmbox.firmware.games.funfarm.screens import render  # noqa: PLC0415
-    from farmbox.hw import open_hardware  # noqa: PLC0415
-    from farmbox.hw.pins import simulated_pins  # noqa: PLC0415
+    from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
+    from farmbox.firmware.games.funfarm.screens import render
+    from farmbox.hw import open_hardware
+    from farmbox.hw.pins import simulated_pins
 
     if not 2 <= players <= 10:
         raise ValueError(f"--players must be 2-10 for Fun Farm, got {players}")
@@ -212,10 +212,10 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
               fast, referee)
         roll = random_roll(rules, rng)
         referee.inbox.put(DiceSeen(None, None, t_ns=time.monotonic_ns()))  # the dice tumble
-        seen = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
+        dice = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
         race = _reactions(session.state, rules, roll, rng)
         lead_ms = race[0][0] if race and fast else 0.0
-        referee.inbox.put(dataclasses.replace(seen, t_ns=time.monotonic_ns() - int(lead_ms * 1e6)))
+        referee.inbox.put(dataclasses.replace(dice, t_ns=time.monotonic_ns() - int(lead_ms * 1e6)))
         _settle(referee)
         tally.rolls += 1
         tally.rolls_read += session.state.phase is Phase.CATCH and session.state.roll == roll

@@ -138,7 +138,7 @@ def draw_die(draw: ImageDraw.ImageDraw, xy: tuple[int, int], colour: str, black:
     glyph = Image.new("1", (text_width(letter), 7), 0)
     draw_text(ImageDraw.Draw(glyph), (0, 0), letter)
     if scale != 1:
-        glyph = glyph.resize((glyph.width * scale, glyph.height * scale), Image.NEAREST)
+        glyph = glyph.resize((glyph.width * scale, glyph.height * scale), Image.Resampling.NEAREST)
     gx = x + (side - glyph.width) // 2
     gy = y + (side - glyph.height) // 2 + (scale if scale > 1 else 1) - 1
     draw.bitmap((gx, gy), glyph, fill=0 if black else 1)

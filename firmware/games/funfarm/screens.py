@@ -20,16 +20,15 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.box.i18n import LANGUAGES, Translate, po_translator
-from farmbox.firmware.box.i18n import translator as box_translator
-from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
-from farmbox.firmware.games.funfarm.session import Entry, FunFarmSession, Verdict
-
-import farmbox.firmware.games.superfarmer.screens as sf
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.drawing.canvas import BODY, HINT, WIDTH, blank, header, hint, write_references
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit, text_width
-from farmbox.firmware.games.funfarm.icons import SIZE, draw_animal, draw_die
 from farmbox.firmware.box.drawing.icons import draw_icon
+from farmbox.firmware.box.i18n import LANGUAGES, Translate, po_translator
+from farmbox.firmware.box.i18n import translator as box_translator
+from farmbox.firmware.games.funfarm.icons import SIZE, draw_animal, draw_die
+from farmbox.firmware.games.funfarm.session import Entry, FunFarmSession, Verdict
+from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
 
 #: Rows of the verdict line and the scores line.
 VERDICT_Y = HINT - LINE
@@ -49,9 +48,9 @@ def render(session: FunFarmSession, language: str = "en") -> Image.Image:
     notice = session.notice
     if notice is not None and notice.kind == "journal":
         dropped, _, seq = notice.detail.partition("/")
-        return sf.journal_repaired(box_translator(language), int(dropped), int(seq))
+        return notices.journal_repaired(box_translator(language), int(dropped), int(seq))
     if notice is not None and notice.kind == "camera_gone":
-        return sf.camera_gone(box_translator(language), notice.detail)
+        return notices.camera_gone(box_translator(language), notice.detail)
     s, rules = session.state, session.rules
     if session.entry is Entry.CARD:
         cards = session.entry_cards
@@ -286,8 +285,8 @@ def scenes(language: str = "en") -> dict[str, Image.Image]:
     """Screen name -> the screen in ``language`` in a fixed example game (4 players, seeded)."""
     import random
 
-    from farmbox.firmware.rules.funfarm import ColourRoll
     from farmbox.firmware.games.funfarm.session import Buzz
+    from farmbox.firmware.rules.funfarm import ColourRoll
 
     def session(tie: str = "reroll") -> FunFarmSession:
         from farmbox.firmware.rules.funfarm import TieRule
@@ -358,7 +357,7 @@ def scenes(language: str = "en") -> dict[str, Image.Image]:
     return out
 
 
-def DiceSeen_moving():  # noqa: N802  (a tiny factory kept next to its one use)
+def DiceSeen_moving():
     from farmbox.firmware.box.observations import DiceSeen
 
     return DiceSeen(None, None)

@@ -21,23 +21,32 @@ short press of the Farmer's button) move, ``ok`` (or holding the Farmer's button
 
 from __future__ import annotations
 
-import collections
 import enum
 import logging
 import os
-import queue
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from farmbox.firmware.box.journal import Journal, Replay
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
-from farmbox.firmware.rules.errors import RulesError
 from farmbox.firmware.rules.funfarm import (
-    ColourRoll, Event, EventKind, FarmState, FunFarmRules, Phase, TieRule, Turn, buzz, draw,
-    end_round, load_deck, new_game, roll,
+    ColourRoll,
+    Event,
+    EventKind,
+    FarmState,
+    FunFarmRules,
+    Phase,
+    TieRule,
+    Turn,
+    buzz,
+    draw,
+    end_round,
+    load_deck,
+    new_game,
+    roll,
 )
 
 log = logging.getLogger(__name__)

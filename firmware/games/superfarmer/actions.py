@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from farmbox.firmware.box.history import History, NothingToUndo
-
-from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.errors import IllegalAction
+from farmbox.firmware.rules.superfarmer import Exchange, Rules, variant
+from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.superfarmer.game import Game, GameState, new_state
 from farmbox.firmware.rules.superfarmer.herd import Animal, Herd
-from farmbox.firmware.rules.superfarmer import Exchange, Rules, variant
 
 Action = dict[str, Any]
 

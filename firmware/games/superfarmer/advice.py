@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from farmbox.firmware.rules.superfarmer import Exchange, Rules, apply_exchange, legal_exchanges
 from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer.herd import Herd
 from farmbox.firmware.rules.superfarmer.odds import expected_gain
-from farmbox.firmware.rules.superfarmer import Exchange, Rules, apply_exchange, legal_exchanges
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ _lock = threading.Lock()
 
 
 def _load(rules: Rules) -> None:
-    from farmbox.firmware.box.solved_tables import model_for  # noqa: PLC0415 (numpy tables)
+    from farmbox.firmware.box.solved_tables import model_for
 
     try:
         model_for(rules)  # shipped or cached table (else solved and cached); the advisor plays it
@@ -87,7 +87,7 @@ def _advisor_pick(state: GameState) -> tuple[bool, Exchange | None]:
     """(True, pick) from the rules advisor when its table is ready, else (False, None)."""
     if not advisor_ready(state.rules):
         return False, None
-    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES  # noqa: PLC0415
+    from farmbox.firmware.rules.superfarmer.strategies import STRATEGIES
 
     others = tuple(f for i, f in enumerate(state.farms) if i != state.current)
     return True, STRATEGIES["advisor"].choose(state.farm, state.stock, state.rules, others)

@@ -11,15 +11,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from farmbox.firmware.box.observations import RollSeen
+from farmbox.firmware.games.superfarmer.actions import Action, Timeline
+from farmbox.firmware.games.superfarmer.advice import offers
+from farmbox.firmware.games.superfarmer.session import GREEN_FACES, RED_FACES, Phase, Session
+from farmbox.firmware.rules.superfarmer import Rules
 from farmbox.firmware.rules.superfarmer.dice import ALL_ROLLS, Roll
 from farmbox.firmware.rules.superfarmer.game import GameState, new_state
 from farmbox.firmware.rules.superfarmer.strategies import strategy
-from farmbox.firmware.rules.superfarmer import Rules
-
-from farmbox.firmware.games.superfarmer.actions import Action, Timeline
-from farmbox.firmware.games.superfarmer.advice import offers
-from farmbox.firmware.box.observations import RollSeen
-from farmbox.firmware.games.superfarmer.session import GREEN_FACES, RED_FACES, Phase, Session
 
 #: ("press" | "hold", button) or a camera observation.
 Move = tuple[str, str] | RollSeen
@@ -81,6 +80,7 @@ class Bot:
             choice = strategy(self.strategy).choose(state.farm, state.stock, state.rules, others)
             if choice is not None:
                 return {"action": "exchange", "exchange": str(choice), "partner": None}
+        assert self.rolls is not None
         return {"action": "roll", "roll": str(self.rolls.roll_for(state)), "source": "bot"}
 
     def next_input(self, session: Session, seq: int) -> Move | None:

@@ -19,21 +19,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from farmbox.firmware.box.config import Config, load_config, find_config_path
-from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
-from farmbox.firmware.rules.superfarmer.game import GameState
-from farmbox.firmware.rules.superfarmer import variant
-from farmbox.firmware.games.superfarmer.render import render
 import farmbox.firmware.games.superfarmer.screens as screens
-from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.games.superfarmer.actions import Action, new_game_action
-from farmbox.firmware.games.superfarmer.advice import prepare
 from farmbox.firmware.box.camera import Reader, StillTable
+from farmbox.firmware.box.config import Config, find_config_path, load_config
 from farmbox.firmware.box.events import Event
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.observations import CameraLost, FrameSeen, Press, RollSeen, as_roll_seen
 from farmbox.firmware.box.runtime import Box
-from farmbox.firmware.games.superfarmer.session import Session
 from farmbox.firmware.box.systemd import Notifier
+from farmbox.firmware.games.superfarmer.actions import Action, new_game_action
+from farmbox.firmware.games.superfarmer.advice import prepare
+from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
+from farmbox.firmware.games.superfarmer.render import render
+from farmbox.firmware.games.superfarmer.session import Session
+from farmbox.firmware.rules.superfarmer import variant
+from farmbox.firmware.rules.superfarmer.game import GameState
 
 log = logging.getLogger("farmbox")
 
@@ -157,8 +157,8 @@ def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = N
 
 def state_digest(state: GameState) -> str:
     """CRC32 of a game state's canonical JSON (the power-cut tests compare resumed states)."""
-    import json  # noqa: PLC0415
-    import zlib  # noqa: PLC0415
+    import json
+    import zlib
 
     text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
     return f"{zlib.crc32(text.encode()):08x}"
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ready {service.journal.seq} {state_digest(session.state)}", flush=True)
         if args.autoplay is None:
             return service.run()
-        from farmbox.firmware.games.superfarmer.bot import Bot  # noqa: PLC0415
+        from farmbox.firmware.games.superfarmer.bot import Bot
 
         bot = Bot(args.autoplay, undo_every=args.undo_every)
         while True:

@@ -22,10 +22,9 @@ from typing import Any
 from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.demo_stream import FrameStream
 from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.box.observations import Press
 from farmbox.firmware.games.superfarmer.advice import prepare
-from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.bot import Bot
+from farmbox.firmware.games.superfarmer.box import Service, dice_reader
 from farmbox.firmware.games.superfarmer.screens import progress
 from farmbox.hw import open_hardware
 from farmbox.hw.camera import CameraGone
@@ -68,7 +67,8 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
         buttons={"debounce_ms": 2 if fast else 20, "hold_time": 0.3})
     try:
         with simulated_pins():
-            hw = open_hardware(config, camera=DemoCamera(0.1 if fast else 0.05) if camera else None)
+            feed = DemoCamera(0.1 if fast else 0.05) if camera else None
+            hw = open_hardware(config, camera=feed)
             hw.display = stream.tap(hw.display)
             table = None
             if camera:
@@ -78,9 +78,9 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
                 config = config.with_overrides(vision={"dice_model": str(model)})
             service = Service(config, hardware=hw, notifier=_NoNotify(),
                               watcher=dice_reader(config))
-            if camera:
-                table = CameraTable(service, hw.camera, fast)
-                hw.camera.push(table.background)
+            if feed is not None:
+                table = CameraTable(service, feed, fast)
+                feed.push(table.background)
             try:
                 session = service.start()
                 # The bot follows the advisor (the menu's first line) once its table is
@@ -176,8 +176,14 @@ def _enroll_rendered(show: Any, progress: bool) -> Any:
     from tqdm import tqdm
 
     from farmbox.vision.dice.enroll import build_model
-    from farmbox.vision.render.dice import (DICE, DIE_FACES, FACES, Setup, render_background,
-                                    render_enrollment_sample)
+    from farmbox.vision.render.dice import (
+        DICE,
+        DIE_FACES,
+        FACES,
+        Setup,
+        render_background,
+        render_enrollment_sample,
+    )
 
     setup = Setup.from_seed(0)
     plan = [(face, die, k) for face in FACES for die in DICE if face in DIE_FACES[die]

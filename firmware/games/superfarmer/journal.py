@@ -8,8 +8,8 @@ from typing import Any
 
 from farmbox.firmware.box.journal import Journal, Replay
 from farmbox.firmware.games.superfarmer.actions import Action, Timeline, rules_from
-from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer import Rules
+from farmbox.firmware.rules.superfarmer.game import GameState
 
 NAME = "superfarmer.jsonl"
 

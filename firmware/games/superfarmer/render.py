@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.rules.superfarmer import EventKind
-from farmbox.firmware.games.superfarmer.session import Phase, Session
-
 import farmbox.firmware.games.superfarmer.screens as sf
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.games.superfarmer.session import Phase, Session
+from farmbox.firmware.rules.superfarmer import EventKind
 
 PREDATOR_EVENTS = {EventKind.LOST_TO_FOX, EventKind.LOST_TO_WOLF, EventKind.DOG_USED}
 
@@ -51,18 +50,3 @@ def render(session: Session, language: str = "en") -> Image.Image:
     if phase is Phase.NEW_GAME:
         return sf.new_game(tr)
     return sf.farm(s, tr, cam)
-
-
-def frame_text(image: Image.Image) -> str:
-    """A 1-bit frame as unicode half-blocks (two pixel rows per text line) for a terminal."""
-    w, h = image.size
-    px = image.load()
-    lines = []
-    for y in range(0, h, 2):
-        row = []
-        for x in range(w):
-            top = px[x, y]
-            bottom = px[x, y + 1] if y + 1 < h else 0
-            row.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
-        lines.append("".join(row))
-    return "\n".join(lines)

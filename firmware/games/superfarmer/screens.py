@@ -9,16 +9,26 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from farmbox.firmware.box.drawing.canvas import (
+    BODY,
+    HINT,
+    WIDTH,
+    arrow,
+    blank,
+    die,
+    header,
+    herd_grid,
+    herd_row,
+    hint,
+)
+from farmbox.firmware.box.drawing.font import LINE, draw_text, fit
+from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
+from farmbox.firmware.box.drawing.notices import camera_gone, journal_repaired, progress
 from farmbox.firmware.box.i18n import Translate
+from farmbox.firmware.rules.superfarmer import Event, EventKind, Exchange
 from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face
 from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer.herd import LIVESTOCK
-from farmbox.firmware.rules.superfarmer import Event, EventKind, Exchange
-
-from farmbox.firmware.box.drawing.canvas import (BODY, HINT, WIDTH, arrow, blank, die, header, herd_grid,
-                     herd_row, hint)
-from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit
-from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
 
 
 def _alarm(tr: Translate, camera_ok: bool) -> str:
@@ -208,42 +218,6 @@ def new_game(tr: Translate) -> Image.Image:
     for i, animal in enumerate(LIVESTOCK):
         draw_icon(draw, (20 + i * 18, BODY + 10), animal.key)
     hint(draw, tr("OK:YES BACK:NO"))
-    return image
-
-
-def camera_gone(tr: Translate, detail: str = "") -> Image.Image:
-    """The camera stopped answering: the buttons still work."""
-    image, draw = blank()
-    header(draw, tr("CAMERA GONE"))
-    draw_icon(draw, (2, BODY + 2), "camera", 3)
-    draw_icon(draw, (2 + 12, BODY + 2 + 12), "cross")
-    draw_text(draw, (42, BODY + 4), fit(tr("ENTER DICE"), WIDTH - 42))
-    draw_text(draw, (42, BODY + 4 + LINE), fit(tr("WITH BUTTONS"), WIDTH - 42))
-    if detail:
-        draw_text(draw, (42, BODY + 6 + 2 * LINE), fit(detail, WIDTH - 42))
-    hint(draw, tr("ANY BUTTON: OK"))
-    return image
-
-
-def journal_repaired(tr: Translate, dropped: int, seq: int) -> Image.Image:
-    """The journal's torn/corrupt tail was cut off; the game resumes from the last good record."""
-    image, draw = blank()
-    header(draw, tr("JOURNAL REPAIRED"))
-    draw_icon(draw, (2, BODY + 2), "cross", 3)
-    draw_text(draw, (42, BODY + 4), fit(tr("DROPPED: %d") % dropped, WIDTH - 42))
-    draw_text(draw, (42, BODY + 4 + LINE), fit(tr("RESUMED: #%d") % seq, WIDTH - 42))
-    hint(draw, tr("ANY BUTTON: OK"))
-    return image
-
-
-def progress(tr: Translate, title: str, fraction: float) -> Image.Image:
-    """Long work (replaying a journal): a bar and a percentage."""
-    image, draw = blank()
-    header(draw, fit(title, WIDTH))
-    fraction = min(1.0, max(0.0, fraction))
-    draw.rectangle((4, 28, WIDTH - 5, 38), outline=1)
-    draw.rectangle((6, 30, 6 + round((WIDTH - 13) * fraction), 36), fill=1)
-    draw_text_centred(draw, 44, f"{round(fraction * 100)}%")
     return image
 
 

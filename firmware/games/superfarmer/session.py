@@ -15,13 +15,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face, Roll
-from farmbox.firmware.rules.superfarmer.game import GameState, new_state
-from farmbox.firmware.rules.superfarmer import EventKind, Rules
-
+from farmbox.firmware.box.observations import RollSeen, as_roll_seen
 from farmbox.firmware.games.superfarmer.actions import Action, Timeline, new_game_action
 from farmbox.firmware.games.superfarmer.advice import Offer, offers
-from farmbox.firmware.box.observations import RollSeen, as_roll_seen
+from farmbox.firmware.rules.superfarmer import EventKind, Rules
+from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face, Roll
+from farmbox.firmware.rules.superfarmer.game import GameState, new_state
 
 log = logging.getLogger(__name__)
 

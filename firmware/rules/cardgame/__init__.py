@@ -8,9 +8,17 @@ from .cards import CAT, COLUMN_ORDER, Animal, Card, CardGameError, Predator
 from .deck import DEALS, DECK_SIZE, GIFT_LIMITS, Deal, cards_for, load_deck, parse_deck
 from .farm import Column, Farm
 from .game import Chooser, Game, GameOptions, GameResult, Placement, RoundRecord, play_game
-from .scoring import (RoundScore, ScoringOptions, attack, column_score, least_loss,
-                      score_round, team_points, water_score)
 from .scorecard import Gift, Scorecard, Tally, read_scorecard, tally
+from .scoring import (
+                      RoundScore,
+                      ScoringOptions,
+                      attack,
+                      column_score,
+                      least_loss,
+                      score_round,
+                      team_points,
+                      water_score,
+)
 from .teams import check_teams, default_teams
 
 __all__ = [

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 
 from .cards import COLUMN_ORDER, Animal, Card, CardGameError
 
-
 _ORDER = {animal: i for i, animal in enumerate(COLUMN_ORDER)}
 
 

@@ -13,8 +13,15 @@ clock, no environment; randomness only from an injected :class:`random.Random`.
 
 from ..errors import IllegalAction, IllegalExchange, InvalidHerd, InvalidRoll, InvalidState
 from .dice import Roll
-from .exchanges import (Exchange, apply_exchange, check_exchange_shape, find_combination,
-                        legal_exchanges, single_animal, winning_exchange)
+from .exchanges import (
+                        Exchange,
+                        apply_exchange,
+                        check_exchange_shape,
+                        find_combination,
+                        legal_exchanges,
+                        single_animal,
+                        winning_exchange,
+)
 from .herd import ANIMALS, LIVESTOCK, Animal, Herd
 from .settle import Event, EventKind, Settlement, settle
 from .variants import CLASSIC, COMPACT, FULL_HERD, VARIANTS, Rules, variant

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..errors import IllegalExchange
 from .herd import VALUES, Herd
@@ -86,7 +86,7 @@ def apply_exchange(farm: Herd, other: Herd, exchange: Exchange) -> tuple[Herd, H
     return farm - exchange.gives + exchange.takes, other - exchange.takes + exchange.gives
 
 
-@lru_cache(maxsize=None)
+@cache
 def _combinations(value: int, limits: tuple[int, ...], exclude: int) -> tuple[tuple[int, ...], ...]:
     """All count vectors over the 7 animals (limited, ``exclude`` zero) worth ``value``."""
     out: list[tuple[int, ...]] = []

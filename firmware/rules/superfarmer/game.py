@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .dice import Roll
 from ..errors import IllegalAction, IllegalExchange, InvalidState
-from .herd import ANIMALS, Animal, Herd
+from .dice import Roll
 from .exchanges import Exchange, apply_exchange, legal_exchanges
+from .herd import ANIMALS, Animal, Herd
 from .settle import Event, EventKind, Settlement, settle
 from .variants import CLASSIC, Rules, variant
 

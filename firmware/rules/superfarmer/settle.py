@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .dice import Roll
 from .herd import ANIMALS, Animal, Herd
@@ -70,7 +70,7 @@ class Settlement:
 # Settling a roll
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shown(roll: Roll) -> tuple[tuple[Animal, int], ...]:
     return tuple(sorted(roll.shown().items()))
 

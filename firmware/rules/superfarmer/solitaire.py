@@ -359,7 +359,7 @@ def solve(rules: Rules = CLASSIC, caps: tuple[int, ...] | None = None, tol: floa
     flat_index = np.arange(v.size).reshape(shape)
     rounds = 0
     first_delta = 0.0
-    for rounds in range(1, max_rounds + 1):
+    for rounds in range(1, max_rounds + 1):  # noqa: B007 (reported after the loop)
         q = rolled(v)
         # Policy improvement: the best of "no exchange" and every exchange.
         best = q.copy()

@@ -17,10 +17,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
+from .exchanges import Exchange, apply_exchange, find_combination, single_animal, winning_exchange
 from .herd import Animal, Herd
 from .odds import expected_gain
-from .exchanges import (
-    Exchange, apply_exchange, find_combination, single_animal, winning_exchange)
 from .variants import Rules
 
 if TYPE_CHECKING:  # numpy tables, imported when the advisor first plays
