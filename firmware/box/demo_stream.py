@@ -7,16 +7,15 @@ an animated GIF with :func:`write_gif`.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from PIL import Image
 
+from farmbox.firmware.box.files import check_writable_target, write_atomically
 from farmbox.hw.display import Display
 
 
@@ -76,9 +75,13 @@ class FrameStream:
 
 
 def check_gif_path(path: Path | None) -> None:
-    """ValueError (one line) when the GIF's folder does not exist."""
-    if path is not None and not path.parent.resolve().is_dir():
-        raise ValueError(f"--gif: folder {path.parent} does not exist")
+    """ValueError (one line) when the GIF cannot be written there: its folder does not exist,
+    or the path is a device, a directory or a symlink (checked before the demo runs)."""
+    if path is not None:
+        try:
+            check_writable_target(path)
+        except ValueError as exc:
+            raise ValueError(f"--gif: {exc}") from None
 
 
 def write_gif(frames: list[Any], path: Path) -> None:
@@ -88,17 +91,10 @@ def write_gif(frames: list[Any], path: Path) -> None:
     if not frames:
         raise ValueError("the demo showed no frames")
     big = [f.convert("L").resize((f.width * 3, f.height * 3), 0) for f in frames]
-    fd, tmp = tempfile.mkstemp(dir=path.resolve().parent, suffix=".gif.tmp")
-    os.close(fd)
-    try:
-        durations = [120] * (len(big) - 1) + [3000]
-        big[0].save(tmp, format="GIF", save_all=True, append_images=big[1:], duration=durations,
-                    loop=0)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    durations = [120] * (len(big) - 1) + [3000]
+    write_atomically(path, lambda fh: big[0].save(fh, format="GIF", save_all=True,
+                                                  append_images=big[1:], duration=durations,
+                                                  loop=0))
 
 
 def frame_text(image: Image.Image) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from farmbox.firmware.box.files import check_writable_target, fsync_dir
 from farmbox.firmware.rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -100,14 +101,6 @@ class Replay:
 R = TypeVar("R", bound=Replay)
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class Journal(Generic[R]):
     """The journal of one table's current game: the file ``name`` in ``directory``, replayed
     through a new ``replay()`` (the game's :class:`Replay`) on :meth:`open`."""
@@ -127,12 +120,16 @@ class Journal(Generic[R]):
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise JournalError(f"journal dir {self.dir}: {exc.strerror or exc}") from None
+        try:
+            check_writable_target(self.path)  # never append to a device or through a symlink
+        except ValueError as exc:
+            raise JournalError(f"journal: {exc}") from None
         replay = self._new_replay()
         if self.path.exists():
             self._replay_into(replay, progress)
         self._file = open(self.path, "ab")
         if replay.seq == 0:
-            _fsync_dir(self.dir)
+            fsync_dir(self.dir)
         self.seq = replay.seq
         return replay
 
@@ -178,7 +175,7 @@ class Journal(Generic[R]):
                 f.truncate(good_bytes)
                 f.flush()
                 os.fsync(f.fileno())
-            _fsync_dir(self.dir)
+            fsync_dir(self.dir)
 
     # -- writing ----------------------------------------------------------
     def append(self, action: Action, state: Recordable | None) -> int:
@@ -201,7 +198,7 @@ class Journal(Generic[R]):
         old = self.path.with_name(f"{self.path.stem}-{stamp}-{self.seq}{self.path.suffix}")
         os.replace(self.path, old)
         self._file = open(self.path, "ab")
-        _fsync_dir(self.dir)
+        fsync_dir(self.dir)
         self.seq = 0
         archived = sorted(self.dir.glob(f"{self.path.stem}-*{self.path.suffix}"),
                           key=lambda p: p.stat().st_mtime)

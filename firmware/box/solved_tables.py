@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
 from importlib import resources
 from pathlib import Path
 
+from farmbox.firmware.box.files import write_atomically
 from farmbox.firmware.rules.errors import InvalidState
 from farmbox.firmware.rules.superfarmer.solitaire import (
     Model,
@@ -68,20 +68,8 @@ def read(path: Path, rules: Rules = CLASSIC) -> Model:
 
 def save(model: Model, path: Path) -> None:
     """Write ``model``'s table to ``path`` atomically (a reader never sees half a file)."""
-    data = model.to_bytes()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, model.to_bytes())
 
 
 def load(rules: Rules = CLASSIC, caps: tuple[int, ...] | None = None,

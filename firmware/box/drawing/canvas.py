@@ -4,8 +4,6 @@ and the writing of a gallery's reference PNGs (:func:`write_references`)."""
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon, icon_mask
+from farmbox.firmware.box.files import write_atomically
 from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.firmware.rules.superfarmer.herd import ANIMALS, Herd
 
@@ -113,15 +112,7 @@ def save(image: Image.Image, path: Path, scale: int = 1) -> None:
     """Write a PNG atomically (temp file + rename)."""
     if scale != 1:
         image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png.tmp")
-    os.close(fd)
-    try:
-        image.save(tmp, format="PNG")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_atomically(path, lambda fh: image.save(fh, format="PNG"))
 
 
 def write_references(argv: list[str] | None, description: str,

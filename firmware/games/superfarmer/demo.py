@@ -156,14 +156,7 @@ def demo_dice_model(fallback_dir: Path, show: Any = None, cache_dir: Path | None
     model = _enroll_rendered(show, progress)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".demo-dice-", suffix=".npz")
-        os.close(fd)
-        try:
-            model.save(tmp)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        model.save(path)  # the model file's own writer is atomic
     except OSError:
         path = Path(fallback_dir) / "demo-dice.npz"  # a read-only home: enroll again next time
         model.save(path)
