@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
 
-.PHONY: all demo test bench clean venv pi-check
+.PHONY: all demo test check bench clean venv pi-check
 
 all: test
 
@@ -24,7 +24,20 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/farmbox demo
 
-test: $(STAMP)
+# The installed names (farmbox.firmware, .vision, .hw) as a folder tree for the checkers.
+SRC := .farmbox-src
+$(SRC)/farmbox/__init__.py:
+	@mkdir -p $(SRC)/farmbox
+	@for d in firmware vision hw; do ln -sfn ../../$$d $(SRC)/farmbox/$$d; done
+	@touch $@
+
+# Layering contracts, lint and types, then the tests.
+check: $(STAMP) $(SRC)/farmbox/__init__.py
+	$(VENV)/bin/ruff check --quiet .
+	PYTHONPATH=$(SRC) $(VENV)/bin/lint-imports --no-cache
+	PYTHONPATH=$(SRC) $(VENV)/bin/mypy $(SRC)/farmbox
+
+test: check
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
 bench: $(STAMP)
@@ -35,4 +48,4 @@ pi-check: $(STAMP)
 	$(PY) bench/pi_check.py $(PI_CHECK_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(SRC) build *.egg-info
