@@ -12,7 +12,6 @@ from collections.abc import Callable
 from PIL import Image
 
 import farmbox.firmware.games.cardgame.screens as cg
-from farmbox.firmware.box.drawing.canvas import write_references
 from farmbox.firmware.box.i18n import LANGUAGES
 from farmbox.firmware.games.cardgame.session import (
     RoundResult,
@@ -23,6 +22,7 @@ from farmbox.firmware.games.cardgame.session import (
     apply,
     score_action,
 )
+from tests.gallery import write_references
 
 #: Three farmers, fox token: F1 rabbit/sheep/cow, F2 rabbit/chicken/pig, F3 a bit of all.
 ROUND_1 = (

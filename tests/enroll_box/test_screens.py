@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import farmbox.firmware.games.enroll.screens as screens
+from tests.enroll_box import gallery
 from farmbox.firmware.box.drawing.font import text_width
 from farmbox.firmware.box.i18n import LANGUAGES
 
 REFERENCE = Path(__file__).parent / "reference"
-NAMES = sorted(screens.all_screens())
+NAMES = sorted(gallery.all_screens())
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -24,7 +25,7 @@ def test_screen_matches_reference(name):
     reference = Image.open(REFERENCE / f"{name}.png").convert("1")
     assert image.mode == "1" and image.size == (128, 64)
     assert image.tobytes() == reference.tobytes(), \
-        f"{name} changed: python -m farmbox.firmware.games.enroll.screens rewrites the references"
+        f"{name} changed: python -m tests.enroll_box.gallery rewrites the references"
 
 
 _cache: dict = {}
@@ -32,12 +33,12 @@ _cache: dict = {}
 
 def _screens():
     if not _cache:
-        _cache.update(screens.all_screens())
+        _cache.update(gallery.all_screens())
     return _cache
 
 
 def test_regenerate_command_writes_the_references(tmp_path):
-    assert screens.main(["--out", str(tmp_path)]) == 0
+    assert gallery.main(["--out", str(tmp_path)]) == 0
     written = sorted(p.stem for p in tmp_path.glob("*.png"))
     assert written == NAMES == sorted(p.stem for p in REFERENCE.glob("*.png"))
     for name in NAMES:

@@ -12,7 +12,8 @@ from farmbox.firmware.box.drawing.canvas import WIDTH
 from farmbox.firmware.box.drawing.font import fit, text_width
 from farmbox.firmware.box.i18n import LANGUAGES, catalog_path, messages
 from farmbox.firmware.games.funfarm.icons import ICONS, SIZE, animal_mask, draw_die
-from farmbox.firmware.games.funfarm.screens import all_screens, colour_name, render, translator
+from farmbox.firmware.games.funfarm.screens import colour_name, render, translator
+from tests.funfarm_box.gallery import all_screens
 from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
 from tests.reference_images import assert_matches_reference, reference_names
 
@@ -27,7 +28,7 @@ def test_every_reference_has_a_scene():
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_screen_matches_reference(name):
-    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "farmbox.firmware.games.funfarm.screens")
+    assert_matches_reference(SCENES[name], REFERENCE / f"{name}.png", "tests.funfarm_box.gallery")
 
 
 def test_animal_icons_are_distinct_and_crisp():

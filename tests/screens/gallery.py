@@ -13,13 +13,13 @@ from dataclasses import replace
 from PIL import Image
 
 import farmbox.firmware.games.superfarmer.screens as sf
-from farmbox.firmware.box.drawing.canvas import write_references
 from farmbox.firmware.box.i18n import LANGUAGES, translator
 from farmbox.firmware.games.superfarmer.advice import offers, prepare
 from farmbox.firmware.rules.superfarmer import CLASSIC, COMPACT
 from farmbox.firmware.rules.superfarmer.dice import Face, Roll
 from farmbox.firmware.rules.superfarmer.game import Game, GameState
 from farmbox.firmware.rules.superfarmer.herd import Herd
+from tests.gallery import write_references
 
 
 def _midgame() -> GameState:

@@ -1,10 +1,8 @@
 """Drawing pieces shared by the screens: a blank frame, the header bar, herds, dice, hints;
-and the writing of a gallery's reference PNGs (:func:`write_references`)."""
+and PNG files (:func:`save`)."""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -113,23 +111,3 @@ def save(image: Image.Image, path: Path, scale: int = 1) -> None:
     if scale != 1:
         image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
     write_atomically(path, lambda fh: image.save(fh, format="PNG"))
-
-
-def write_references(argv: list[str] | None, description: str,
-                     screens: Callable[[], dict[str, Image.Image]], tests: str,
-                     docs_prefix: str) -> int:
-    """A gallery's ``main``: write ``screens()`` to ``tests/<tests>/reference`` (1x) and to
-    ``docs/screens`` (3x, names prefixed by ``docs_prefix``), or both to one ``--out`` folder."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--out", type=Path, help="one folder for both (default: tests + docs)")
-    args = parser.parse_args(argv)
-    targets = [(args.out, 1, "")] if args.out else [
-        (ROOT / "tests" / tests / "reference", 1, ""),
-        (ROOT / "docs" / "screens", 3, docs_prefix)]
-    images = screens()
-    for folder, scale, prefix in targets:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, image in images.items():
-            save(image, folder / f"{prefix}{name}.png", scale)
-        print(f"wrote {len(images)} screens to {folder}")
-    return 0

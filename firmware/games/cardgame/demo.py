@@ -15,12 +15,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from farmbox.firmware.box.config import load_config
+from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
 from farmbox.firmware.games.cardgame.bot import RoundTruth, next_move, setup_move
 from farmbox.firmware.games.cardgame.box import CardgameBox
 from farmbox.firmware.games.cardgame.session import Phase, Setup, winners
 from farmbox.firmware.rules.cardgame import Game, GameOptions
 from farmbox.firmware.rules.cardgame.bots import make_bot
 from farmbox.firmware.rules.cardgame.game import play_turn
+from farmbox.hw import open_hardware
+from farmbox.hw.pins import simulated_pins
 
 log = logging.getLogger("farmbox.cardgame")
 
@@ -31,7 +35,6 @@ LINEUP = ("greedy", "spoiler", "random")
 
 def simulated_config(journal_dir: str, players: int, fast: bool = True) -> Any:
     """The packaged config on simulated hardware, for the demo and the tests."""
-    from farmbox.firmware.box.config import load_config
 
     return load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
@@ -94,9 +97,6 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     Prints the winner and the GIF path; returns 0 when the box's totals equal the engine's
     (1 when they differ). Bad arguments raise ValueError with a one-line message.
     """
-    from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
-    from farmbox.hw import open_hardware
-    from farmbox.hw.pins import simulated_pins
 
     if not 2 <= players <= 6:
         raise ValueError(f"the card game is for 2-6 farmers, got {players}")

@@ -9,17 +9,16 @@ directly: no compile step); the big icon of the face to show carries the meaning
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint, write_references
+from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
-from farmbox.firmware.box.i18n import LANGUAGES, po_translator
+from farmbox.firmware.box.i18n import po_translator
 from farmbox.firmware.games.enroll.session import EnrollSession, Phase, die_crop
 
 Translate = Callable[[str], str]
@@ -218,35 +217,5 @@ def example_photo() -> Image.Image:
     return photo
 
 
-def scenes(language: str) -> dict[str, Callable[[], Image.Image]]:
-    """Screen name -> a function drawing it in ``language``."""
-    tr = translator(language)
-    return {
-        "clear": lambda: clear_table(tr, 0, 20),
-        "prompt_green": lambda: prompt(tr, "wolf", "green", 1, 2, 18, 20),
-        "prompt_red": lambda: prompt(tr, "rabbit", "red", 2, 2, 1, 20),
-        "capture": lambda: capturing(tr, 5, 20),
-        "review": lambda: review(tr, example_photo(), "cow", "green", 7, 20),
-        "review_table": lambda: review(tr, example_photo(), None, None, 0, 20),
-        "no_die": lambda: error(tr, "NO DIE FOUND IN THE FRAME"),
-        "camera_gone": lambda: error(tr, "CAMERA GONE", "camera feed: unplugged"),
-        "building": lambda: building(tr, 0.45),
-        "done": lambda: done(tr, 20, 0.6, 0.06),
-    }
-
-
-def all_screens() -> dict[str, Image.Image]:
-    """``<language>_<screen>`` -> image, for every language."""
-    return {f"{lang}_{name}": draw() for lang in LANGUAGES for name, draw in scenes(lang).items()}
-
-
-def main(argv: list[str] | None = None) -> int:
-    return write_references(argv, "write the enrollment screens' reference PNGs", all_screens,
-                            "enroll_box", "enroll_")
-
-
-__all__ = ["all_screens", "building", "capturing", "clear_table", "done", "error", "prompt",
-           "render", "review", "scenes", "translator"]
-
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = ["building", "capturing", "clear_table", "done", "error", "prompt",
+           "render", "review", "translator"]

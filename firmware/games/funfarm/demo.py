@@ -26,11 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from farmbox.firmware.box.config import load_config
+from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
 from farmbox.firmware.box.i18n import LANGUAGES
 from farmbox.firmware.box.observations import CardsSeen, DiceSeen
 from farmbox.firmware.games.funfarm.box import Referee
+from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.games.funfarm.session import Entry, FunFarmJournal
 from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
+from farmbox.hw import open_hardware
+from farmbox.hw.pins import simulated_pins
 
 #: Bot behaviour per round (probabilities) and reaction times (ms).
 FALSE_START = 0.03
@@ -114,10 +118,6 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
              vision: bool | None = None, language: str = "en") -> int:
     """Play one refereed game with the screens in ``language``; print the winner and the GIF
     path; 0 on success."""
-    from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
-    from farmbox.firmware.games.funfarm.screens import render
-    from farmbox.hw import open_hardware
-    from farmbox.hw.pins import simulated_pins
 
     if not 2 <= players <= 10:
         raise ValueError(f"--players must be 2-10 for Fun Farm, got {players}")

@@ -13,9 +13,11 @@ kill -9 it mid-game) and ``--ack`` prints ``ack SEQ`` once each record is on dis
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +31,7 @@ from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.superfarmer.actions import Action, new_game_action
 from farmbox.firmware.games.superfarmer.advice import prepare
+from farmbox.firmware.games.superfarmer.bot import Bot
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.games.superfarmer.render import render
 from farmbox.firmware.games.superfarmer.session import Session
@@ -157,8 +160,6 @@ def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = N
 
 def state_digest(state: GameState) -> str:
     """CRC32 of a game state's canonical JSON (the power-cut tests compare resumed states)."""
-    import json
-    import zlib
 
     text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
     return f"{zlib.crc32(text.encode()):08x}"
@@ -195,7 +196,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ready {service.journal.seq} {state_digest(session.state)}", flush=True)
         if args.autoplay is None:
             return service.run()
-        from farmbox.firmware.games.superfarmer.bot import Bot
 
         bot = Bot(args.autoplay, undo_every=args.undo_every)
         while True:
