@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import farmbox.firmware.games.enroll.screens as screens
-from tests.enroll_box import gallery
 from farmbox.firmware.box.drawing.font import text_width
 from farmbox.firmware.box.i18n import LANGUAGES
+from tests.enroll_box import gallery
 
 REFERENCE = Path(__file__).parent / "reference"
 NAMES = sorted(gallery.all_screens())

@@ -13,8 +13,7 @@ from PIL import Image
 from farmbox.firmware.box.demo_stream import frame_text
 from farmbox.firmware.box.drawing.font import GLYPHS, text_width
 from farmbox.firmware.box.drawing.icons import ICONS
-from farmbox.firmware.box.i18n import LANGUAGES, translator
-from farmbox.firmware.box.i18n import catalogs, messages
+from farmbox.firmware.box.i18n import LANGUAGES, catalogs, messages, translator
 from farmbox.firmware.games.superfarmer.render import render
 from farmbox.firmware.games.superfarmer.session import Session
 from farmbox.firmware.rules.superfarmer import CLASSIC
