@@ -38,8 +38,9 @@ HOG_BINS = 8
 CHROMA_BINS = 6
 #: Ink strength histogram bins (fill).
 INK_BINS = 8
-#: Weight of the gradient block (outlines) against the ink layout and colour blocks.
-HOG_WEIGHT = 0.5
+#: Weight of the gradient block (outlines) against the ink layout and colour blocks (0: left
+#: out; on the real-photo dev set it made reads worse: 95.7% best-card right without, 88.8% at 0.5).
+HOG_WEIGHT = 0.0
 #: Most principal components kept before the discriminant analysis.
 MAX_PCA = 160
 #: Most discriminant directions kept.
@@ -107,7 +108,7 @@ def features(card: np.ndarray) -> np.ndarray:
     mean_absorb = (absorb * weight[..., None]).reshape(-1, 3).sum(axis=0) / wsum
     mean_chroma = mean_absorb / (mean_absorb.sum() + 1e-3)
     # how strong the ink is (fill) and how much of it there is
-    fill = np.histogram(ink, bins=INK_BINS, range=(0.05, 1.0))[0] / ink.size
+    fill = np.histogram(ink, bins=int(INK_BINS), range=(0.05, 1.0))[0] / ink.size
     # where it is (count, shape, position) and where each colour is
     ch, cw = ink.shape
     layout = cv2.resize(ink, (8, 12), interpolation=cv2.INTER_AREA).ravel()
@@ -115,8 +116,7 @@ def features(card: np.ndarray) -> np.ndarray:
     spots = cv2.resize(absorb, (4, 6), interpolation=cv2.INTER_AREA).ravel()
     return np.concatenate([
         2.0 * chroma, 4.0 * mean_chroma, 2.0 * fill.astype(np.float32), layout, 0.5 * fine, spots,
-        HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8)),
-    ]).astype(np.float32)
+    ] + ([HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8))] if HOG_WEIGHT else [])).astype(np.float32)
 
 
 # ---------------------------------------------------------------------------

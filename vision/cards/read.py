@@ -25,11 +25,14 @@ from .model import CardModel
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: Made-up shots per enrollment shot.
-JITTER = 12
-#: The share of leave-one-out samples that may be read wrong at the accepted lead.
-WRONG_RATE = 0.003
-#: Leave-one-out is harsher than play (one shot fewer): the lead found there is eased by this.
-LEAD_EASING = 0.8
+JITTER = 8
+#: The share of enrollment shots that may be read wrong, from the other shots, at the
+#: accepted lead.  Leave-one-out is harsher than play (each shot is read from one shot fewer,
+#: and an odd shot, a scan or a blurred one, has no like shot left), so this is looser than
+#: the wrong-read rate wanted in play.
+WRONG_RATE = 0.02
+#: The least lead ever accepted (distances are in units of one card's spread of made-up shots).
+LEAST_LEAD = 0.5
 
 
 @dataclass
@@ -207,7 +210,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     z = dz.project(x)
     checks, own, lead = leave_one_out(z, classes, np.array(sample_shot), class_card, cards,
                                       np.array(shot_card))
-    min_lead, max_distance = _thresholds(own, lead)
+    min_lead, max_distance = _thresholds(checks, own)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found))
     check = EnrollmentCheck(checks, min_lead, max_distance)
@@ -215,14 +218,14 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     return model, check
 
 
-def _thresholds(own: np.ndarray, lead: np.ndarray) -> tuple[float, float]:
+def _thresholds(checks: list[ShotCheck], own: np.ndarray) -> tuple[float, float]:
     """(lead a read needs, distance beyond which a card is unknown) from leave-one-out: the
-    lead that keeps wrong reads at about :data:`WRONG_RATE` of the samples, and well past the
-    distance almost every card's own samples reach."""
-    wrong = np.sort(-lead[lead < 0])[::-1]          # how far wrong reads lead, largest first
-    allowed = int(WRONG_RATE * len(lead))
+    lead past which at most :data:`WRONG_RATE` of the enrollment shots are read wrong, and well
+    past the distance almost every card's own made-up shots reach."""
+    wrong = sorted((-c.lead for c in checks if c.lead < 0), reverse=True)
+    allowed = int(WRONG_RATE * len(checks))
     need = float(wrong[allowed]) if len(wrong) > allowed else 0.0
-    min_lead = max(0.3, LEAD_EASING * need)
+    min_lead = max(LEAST_LEAD, need)
     max_distance = 1.6 * float(np.percentile(own, 99.5))
     return min_lead, max_distance
 
