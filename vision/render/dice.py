@@ -399,12 +399,15 @@ def _compose(rng: np.random.Generator, setup: Setup, poses: list[DiePose], *, li
 
 def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[str, str] | None = None,
                  hidden: str | None = None, tilted: str | None = None, motion: bool = False,
-                 touching: bool | None = None, size: tuple[int, int] = FRAME_SIZE) -> tuple[np.ndarray, dict]:
+                 touching: bool | None = None, near_edge: str | None = None, out_of_view: str | None = None,
+                 size: tuple[int, int] = FRAME_SIZE) -> tuple[np.ndarray, dict]:
     """One frame with both dice thrown (BGR uint8) and its truth.
 
     ``setup`` is the mounted box (a Setup or a seed; default: from ``seed``). ``hidden`` leaves
     that die out of the frame, ``tilted`` leans that die on an edge, ``motion`` smears both dice
-    as if still rolling, ``touching`` puts the dice side by side. truth["faces"] is
+    as if still rolling, ``touching`` puts the dice side by side, ``near_edge`` puts that die
+    close to the frame's edge but wholly in view, ``out_of_view`` puts it partly out of the
+    frame (its centre a few pixels inside the edge). truth["faces"] is
     (green, red) for a readable roll and None otherwise.
     """
     if not isinstance(setup, Setup):
@@ -427,6 +430,15 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
                 if abs(x) <= lim_x and abs(y) <= lim_y:
                     pose.x, pose.y = float(x), float(y)
                     break
+        if die in (near_edge, out_of_view):
+            w, h = setup.camera.size
+            # the silhouette's radius in pixels: about 1.38 edges at the camera's scale
+            r = 1.38 * setup.edge * setup.camera.focal / setup.camera.height
+            inset = 1.15 * r + 4 if die == near_edge else float(rng.uniform(0.1, 0.5)) * r
+            side = int(rng.integers(4))
+            u = float(rng.uniform(0.3, 0.7))
+            px, py = [(inset, u * h), (w - inset, u * h), (u * w, inset), (u * w, h - inset)][side]
+            pose.x, pose.y = (float(c) for c in setup.camera.table_point(px, py))
         if die == tilted:
             pose.tilt = float(rng.uniform(np.radians(22), np.radians(32)))
             pose.tilt_axis = float(rng.uniform(0, 2 * np.pi))
@@ -439,12 +451,12 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
             d = rng.uniform(1.0, 2.0) * setup.edge
             moves.append((d * np.cos(a), d * np.sin(a), float(rng.uniform(-1.0, 1.0))))
     image = _compose(rng, setup, poses, lighting=Lighting.random(rng), motion=moves)
-    readable = hidden is None and tilted is None and not motion
+    readable = hidden is None and tilted is None and not motion and out_of_view is None
     truth = {
         "faces": (poses[0].face, poses[1].face) if readable else None,
         "dice": {p.die: {"face": p.face, "top": p.top_centre(setup.camera), "tilted": bool(p.tilt)}
                  for p in poses},
-        "hidden": hidden, "tilted": tilted, "motion": motion,
+        "hidden": hidden, "tilted": tilted, "motion": motion, "out_of_view": out_of_view,
     }
     return image, truth
 
