@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .describe import describe
+
 #: Width of the rectified card the features are made from (height follows the ratio).
 FEATURE_W = 64
 #: Share of each side left out (the card's edge bleeds into the table).
@@ -38,11 +40,18 @@ HOG_BINS = 8
 CHROMA_BINS = 6
 #: Ink strength histogram bins (fill).
 INK_BINS = 8
+#: Columns of the coarse grid of ink colour (rows: one and a half times as many).
+SPOTS_W = 12
+#: Whether that grid holds the paper-balanced colour (1) or the ink absorption (0).
+SPOTS_BALANCED = 1
+OLD_WEIGHT = 0.0
+#: Ridge added to the within-class scatter (share of its mean variance).
+REG = 0.01
 #: Weight of the gradient block (outlines) against the ink layout and colour blocks (0: left
 #: out; on the real-photo dev set it made reads worse: 95.7% best-card right without, 88.8% at 0.5).
 HOG_WEIGHT = 0.0
 #: Most principal components kept before the discriminant analysis.
-MAX_PCA = 160
+MAX_PCA = 300
 #: Most discriminant directions kept.
 MAX_LDA = 64
 
@@ -113,10 +122,11 @@ def features(card: np.ndarray) -> np.ndarray:
     ch, cw = ink.shape
     layout = cv2.resize(ink, (8, 12), interpolation=cv2.INTER_AREA).ravel()
     fine = cv2.resize(ink, (16, 24), interpolation=cv2.INTER_AREA).ravel()
-    spots = cv2.resize(absorb, (4, 6), interpolation=cv2.INTER_AREA).ravel()
+    spots = cv2.resize(b if SPOTS_BALANCED else absorb, (int(SPOTS_W), int(SPOTS_W * 3 // 2)),
+                       interpolation=cv2.INTER_AREA).ravel()
     return np.concatenate([
         2.0 * chroma, 4.0 * mean_chroma, 2.0 * fill.astype(np.float32), layout, 0.5 * fine, spots,
-    ] + ([HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8))] if HOG_WEIGHT else [])).astype(np.float32)
+    ] + ([OLD_WEIGHT * describe(card)] if OLD_WEIGHT else []) + ([HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8))] if HOG_WEIGHT else [])).astype(np.float32)
 
 
 # ---------------------------------------------------------------------------
@@ -191,8 +201,9 @@ class Discriminant:
         return np.sqrt(np.maximum(d2, 0.0))
 
 
-def fit(x: np.ndarray, classes: np.ndarray, reg: float = 0.05) -> Discriminant:
+def fit(x: np.ndarray, classes: np.ndarray, reg: float | None = None) -> Discriminant:
     """Linear discriminant analysis of feature rows ``x`` (N, D) with class indices (N,)."""
+    reg = REG if reg is None else reg
     x = x.astype(np.float64)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-3
