@@ -30,7 +30,7 @@ import numpy as np
 from .describe import describe
 
 #: Width of the rectified card the features are made from (height follows the ratio).
-FEATURE_W = 64
+FEATURE_W = 80
 #: Share of each side left out (the card's edge bleeds into the table).
 TRIM = 0.06
 #: HOG cell size (pixels of the feature image) and orientation bins (unsigned).

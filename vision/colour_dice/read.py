@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from farmbox.vision.files import load_colour_image
 from .find import GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, mark_colour, prepare
 from .model import DICE, ColourDiceModel, DieModel
 
@@ -40,13 +41,9 @@ class DiceReading:
 
 
 def read_image(path: Path | str) -> np.ndarray:
-    """A BGR image from a file; an unreadable file is an :class:`OSError` naming it."""
-    if not Path(path).is_file():
-        raise OSError(f"cannot read image {path}: no such file")
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise OSError(f"cannot read image {path}")
-    return img
+    """A BGR image from a file, its size checked before decoding; a missing, unreadable,
+    oversized or oddly shaped file is a one-line error naming it."""
+    return load_colour_image(path)
 
 
 def _distance(f: tuple[float, ...], g: tuple[float, ...]) -> float:

@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from farmbox.vision.files import load_colour_image
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, histogram
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
@@ -38,11 +39,8 @@ MIN_CHROMA_STEP = 0.03
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a colour image or raise a one-line ValueError naming it."""
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ValueError(f"cannot read image {path}")
-    return img
+    """Read a colour image (its size checked before decoding) or raise a one-line error naming it."""
+    return load_colour_image(path)
 
 
 @dataclass(frozen=True)

@@ -53,14 +53,32 @@ def cloth_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return shade[..., None] * base
 
 
+def striped_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A striped tablecloth (float32 BGR): two muted colours in bands a few cm wide."""
+    w, h = size
+    palette = [(200, 205, 210), (150, 120, 80), (170, 160, 150), (120, 90, 70), (210, 190, 160)]
+    i, j = rng.choice(len(palette), 2, replace=False)
+    a, b = (np.array(palette[k], np.float32) for k in (i, j))
+    angle = rng.uniform(0, np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = xx * np.cos(angle) + yy * np.sin(angle)
+    period = rng.uniform(40, 110)
+    band = (np.sin(u * 2 * np.pi / period) > 0).astype(np.float32)
+    band = cv2.GaussianBlur(band, (0, 0), 1.2)
+    shade = 1.0 + 0.05 * smooth_noise(rng, size, (5, 4)) + 0.02 * rng.standard_normal((h, w)).astype(np.float32)
+    return shade[..., None] * (band[..., None] * a + (1 - band[..., None]) * b)
+
+
 def table(rng: np.random.Generator, size: tuple[int, int] = FRAME_SIZE, kind: str | None = None) -> np.ndarray:
-    """A table top: ``kind`` is "wood", "cloth" or None (either)."""
+    """A table top: ``kind`` is "wood", "cloth", "striped" or None (wood or cloth)."""
     if kind is None:
         kind = "wood" if rng.random() < 0.6 else "cloth"
     if kind == "wood":
         return wood_table(rng, size)
     if kind == "cloth":
         return cloth_table(rng, size)
+    if kind == "striped":
+        return striped_table(rng, size)
     raise ValueError(f"unknown table kind {kind!r}")
 
 

@@ -189,8 +189,24 @@ _PENTAGON = np.array([[TEX / 2 + _TEX_R * np.sin(2 * np.pi * k / 5),
                        TEX / 2 - _TEX_R * np.cos(2 * np.pi * k / 5)] for k in range(5)], np.float32)
 
 
-#: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour.
-ARTS = ("badge", "plain")
+#: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour,
+#: "sticker" as a thin dark line drawing on a cream sticker covering most of the face, "flat"
+#: as one flat pale silhouette on the die's colour.
+ARTS = ("badge", "plain", "sticker", "flat")
+
+#: Ink and sticker colours of the "sticker" style, the silhouette colour of "flat".
+STICKER_INK = (45, 40, 35)
+STICKER_CREAM = (200, 232, 245)
+FLAT_SILHOUETTE = (235, 240, 242)
+
+
+def _icon_mask(face: str, r: float) -> np.ndarray:
+    """Where the animal of ``face`` is drawn (TEX x TEX, 0/255)."""
+    a = np.zeros((TEX, TEX, 3), np.uint8)
+    b = np.full((TEX, TEX, 3), 255, np.uint8)
+    ICONS[face](a, (TEX / 2, TEX / 2), r)
+    ICONS[face](b, (TEX / 2, TEX / 2), r)
+    return ((np.abs(a.astype(np.int16) - b).sum(axis=2) < 30)).astype(np.uint8) * 255
 
 
 def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
@@ -207,7 +223,18 @@ def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
     r_in = _TEX_R * np.cos(np.pi / 5)
     if art == "badge":
         cv2.circle(tex, (TEX // 2, TEX // 2), int(r_in * 0.82), badge, -1, cv2.LINE_AA)
-    ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
+    if art in ("badge", "plain"):
+        ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
+        return tex
+    mask = _icon_mask(face, r_in * 0.62)
+    if art == "flat":
+        tex[mask > 0] = FLAT_SILHOUETTE
+        return tex
+    # sticker: a cream pentagon almost as large as the face, the animal's outline in thin ink
+    sticker = (TEX / 2 - _PENTAGON) * 0.18 + _PENTAGON
+    cv2.fillConvexPoly(tex, sticker.astype(np.int32), STICKER_CREAM, cv2.LINE_AA)
+    outline = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    tex[outline > 0] = STICKER_INK
     return tex
 
 
@@ -344,6 +371,7 @@ class Setup:
     @classmethod
     def from_seed(cls, seed: int, size: tuple[int, int] = FRAME_SIZE, table_kind: str | None = None,
                   art: str = "badge") -> "Setup":
+        """A mounted box from ``seed``: camera height and focal length, table, light."""
         rng = np.random.default_rng([seed, 1])
         cam = Camera(size=size, focal=float(rng.uniform(820, 1000)) * size[0] / 960,
                      height=float(rng.uniform(36, 48)))
