@@ -2,6 +2,8 @@
 exactly as the owner would: ``farmbox vision enroll cards`` then ``farmbox vision read cards
 --json``.  The whole set is measured by ``bench/bench_vision.py cards``."""
 
+import contextlib
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -11,6 +13,9 @@ import pytest
 from farmbox.firmware.cli import main
 
 DATA = Path(__file__).parent / "data" / "set-ones"
+#: Measured when written: 53 of 54 exact, 1 wrong (a green empty diamond read as purple).
+EXACT_AT_LEAST = 51
+WRONG_AT_MOST = 1
 
 
 @pytest.fixture(scope="module")
@@ -18,8 +23,6 @@ def readings(tmp_path_factory):
     model = tmp_path_factory.mktemp("set") / "set.npz"
     assert main(["vision", "enroll", "cards", str(DATA / "enroll"), "--model", str(model)]) == 0
     scenes = sorted((DATA / "scenes").glob("*.jpg"))
-    import contextlib
-    import io
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["vision", "read", "cards", "--model", str(model), "--json", *map(str, scenes)]) == 0
