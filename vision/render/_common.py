@@ -53,6 +53,19 @@ def cloth_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return shade[..., None] * base
 
 
+def white_cloth_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A near-white woven tablecloth (float32 BGR): as pale as a white die's body."""
+    w, h = size
+    base = np.array([rng.uniform(215, 238), rng.uniform(220, 240), rng.uniform(222, 242)], np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(3.0, 6.0)
+    weave = np.sin(xx * 2 * np.pi / period) * np.sin(yy * 2 * np.pi / period)
+    folds = smooth_noise(rng, size, (5, 4))
+    grain = rng.standard_normal((h, w)).astype(np.float32)
+    shade = 1.0 + 0.03 * weave + 0.05 * folds + 0.02 * grain
+    return shade[..., None] * base
+
+
 def striped_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """A striped tablecloth (float32 BGR): two muted colours in bands a few cm wide."""
     w, h = size
@@ -70,7 +83,8 @@ def striped_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray
 
 
 def table(rng: np.random.Generator, size: tuple[int, int] = FRAME_SIZE, kind: str | None = None) -> np.ndarray:
-    """A table top: ``kind`` is "wood", "cloth", "striped" or None (wood or cloth)."""
+    """A table top: ``kind`` is "wood", "cloth", "striped", "white" (a near-white cloth) or None
+    (wood or cloth)."""
     if kind is None:
         kind = "wood" if rng.random() < 0.6 else "cloth"
     if kind == "wood":
@@ -79,6 +93,8 @@ def table(rng: np.random.Generator, size: tuple[int, int] = FRAME_SIZE, kind: st
         return cloth_table(rng, size)
     if kind == "striped":
         return striped_table(rng, size)
+    if kind == "white":
+        return white_cloth_table(rng, size)
     raise ValueError(f"unknown table kind {kind!r}")
 
 
