@@ -232,7 +232,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # 4. the dice as the reader will find them
     found: list[Blob] = []
     for (face, img, name), d in zip(samples, die_of):
-        blob = find_dice(img, densities, floor, min_area=0.35 * float(np.median(first_areas)))[d]
+        blob = find_dice(img, densities, floor, min_area=0.35 * float(np.median(first_areas)), apart=False)[d]
         if blob is None:
             raise ValueError(f"sample {name}: the {DICE[d]} die is not found by its colour")
         found.append(blob)
