@@ -136,3 +136,23 @@ def test_a_jpeg_header_is_read_without_decoding(tmp_path):
     r = tmp_path / "c.bin"
     r.write_bytes(io.BytesIO(b"hello world").getvalue())
     assert image_size(r) is None
+
+
+def test_enrollment_reports_progress_and_flags_a_mislabelled_card():
+    from farmbox.vision.cards import enroll_shots
+    from farmbox.vision.render.cards import SYMBOLS, card_face
+    ids = sorted(SYMBOLS)
+    rng = np.random.default_rng(3)
+    shots = []
+    for cid in ids:
+        for _ in range(2):
+            face = card_face("symbols", cid).astype(np.float32) * rng.uniform(0.8, 1.1, 3)
+            shots.append((cid, np.clip(face, 0, 255).astype(np.uint8)))
+    # the owner shot the wrong card for one of diamond-1-solid's two shots
+    shots[ids.index("diamond-1-solid") * 2 + 1] = ("diamond-1-solid", card_face("symbols", "oval-3-open").copy())
+    steps = []
+    model, check = enroll_shots(shots, lambda done, total: steps.append((done, total)), jitter=3)
+    assert steps == [(k, len(shots)) for k in range(1, len(shots) + 1)]
+    assert "diamond-1-solid" in check.weak and model.weak == check.weak
+    assert len(check.shots) == len(shots)
+    assert len(check.weak) <= 3  # the other cards' own shots agree
