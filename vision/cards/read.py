@@ -101,12 +101,83 @@ class CardReader:
         return out
 
     def read(self, image: np.ndarray) -> list[CardReading]:
-        """Every card found in ``image``, top to bottom, left to right."""
+        """Every card found in ``image``, top to bottom, left to right.  A card partly under
+        another is reported with id None (confidence 0): part of its face is not its own."""
         quads = find_cards(image, self.options)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
+        covered = covered_cards(image, quads)
         cards = [rectify_to(image, quad, self.size) for quad in quads]
-        return [CardReading(card_id, conf, quad)
-                for quad, (card_id, conf) in zip(quads, self.identify_all(cards))]
+        return [CardReading(None, 0.0, quad) if hidden else CardReading(card_id, conf, quad)
+                for quad, hidden, (card_id, conf) in zip(quads, covered, self.identify_all(cards))]
+
+
+#: Points sampled along each side of a card when looking for its edge.
+EDGE_SAMPLES = 24
+#: A side point counts as edge when the gradient across the side is this share of the card's
+#: median edge gradient.
+EDGE_SHARE = 0.35
+
+
+def _edge_strength(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points along the sides of ``quad`` (N, 2) and the brightness step across the side at
+    each (inside minus outside, 2 px each way)."""
+    q = np.asarray(quad, np.float32)
+    t = (np.arange(EDGE_SAMPLES) + 0.5) / EDGE_SAMPLES
+    pts, steps = [], []
+    c = q.mean(axis=0)
+    h, w = gray.shape
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        p = a[None] + t[:, None] * (b - a)[None]
+        n = np.array([-(b - a)[1], (b - a)[0]], np.float32)
+        n /= max(float(np.linalg.norm(n)), 1e-6)
+        if float(n @ (c - (a + b) / 2)) < 0:
+            n = -n                               # pointing into the card
+        inner = np.clip(np.round(p + 2.5 * n), 0, [w - 1, h - 1]).astype(int)
+        outer = np.clip(np.round(p - 2.5 * n), 0, [w - 1, h - 1]).astype(int)
+        steps.append(np.abs(gray[inner[:, 1], inner[:, 0]] - gray[outer[:, 1], outer[:, 0]]))
+        pts.append(p)
+    return np.concatenate(pts), np.concatenate(steps)
+
+
+def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
+    """Which found cards lie partly under another found card: their sides run inside the
+    other card's outline without an edge there (the top card's own sides stay visible)."""
+    out = [False] * len(quads)
+    if len(quads) < 2:
+        return out
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if image.ndim == 3 else \
+        image.astype(np.float32)
+    edges = [_edge_strength(gray, q) for q in quads]
+    boxes = [cv2.boundingRect(np.asarray(q, np.float32)) for q in quads]
+    polys = [np.asarray(q, np.float32).reshape(-1, 1, 2) for q in quads]
+
+    def hidden_step(i: int, j: int) -> float | None:
+        """Median edge step of card i's sides where they run inside card j (None: they don't)."""
+        xi, yi, wi, hi = boxes[i]
+        xj, yj, wj, hj = boxes[j]
+        if xi > xj + wj or xj > xi + wi or yi > yj + hj or yj > yi + hi:
+            return None
+        pts, step = edges[i]
+        inside = np.array([cv2.pointPolygonTest(polys[j], (float(x), float(y)), True) > 3.0
+                           for x, y in pts])
+        return float(np.median(step[inside])) if inside.sum() >= 3 else None
+
+    for i in range(len(quads)):
+        typical = float(np.median(edges[i][1])) + 1e-3
+        for j in range(len(quads)):
+            if i == j:
+                continue
+            mine = hidden_step(i, j)
+            if mine is None or mine >= EDGE_SHARE * typical:
+                continue
+            # both cards' sides cross the other's face where they overlap: the one on top
+            # keeps an edge there (at least a shadow line), the one below does not
+            theirs = hidden_step(j, i)
+            if theirs is None or mine <= theirs:
+                out[i] = True
+                break
+    return out
 
 
 # ---------------------------------------------------------------------------
