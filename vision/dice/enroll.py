@@ -196,7 +196,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         # pictures: what is clearly not the die's colour (a buffer keeps its shades out)
         pictures = hull.astype(bool) & (np.abs(chroma - centre).sum(axis=2) > 0.8 * spread)
         body = core
-        masks.append((body, pictures))
+        masks.append((body, pictures, hull.astype(bool)))
         colours.append(centre)
 
     # 2. which photos show the green die: two colour groups, named by the faces only one die has
@@ -219,13 +219,27 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # "other" is the table and the pictures on the dice (their pale or white parts must not
     # pass for the other die's colour), whichever is denser
     counts = np.zeros((4, BINS, BINS), np.float32)
+    whole = np.zeros((2, BINS, BINS), np.float32)   # each die's whole silhouette
     counts[0] += histogram(bg, np.ones(bg.shape[:2], bool))
-    for small, (body, pictures), d in zip(smalls, masks, die_of):
+    for small, (body, pictures, hull), d in zip(smalls, masks, die_of):
         ring = cv2.dilate((body | pictures).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         counts[0] += histogram(small, ~ring) * 0.1
         counts[1] += histogram(small, pictures)
         counts[2 + d] += histogram(small, body)
+        whole[d] += histogram(small, hull)
     dens = [density(c) for c in counts]
+    # a colour about as common on the other die's silhouette is not this die's own (a cream
+    # sticker on each die): when most of what was taken for a die's body is such a colour,
+    # its body is learnt again from what its silhouette shows and the other die's does not
+    share = [density(w) for w in whole]
+    for d in (0, 1):
+        shared = share[1 - d] >= SHARED * share[d]
+        if float((dens[2 + d] * shared).sum()) > 0.5:
+            own = whole[d] * ~shared
+            if own.sum() <= 0:
+                raise ValueError(f"the {DICE[d]} die shows no colour the {DICE[1 - d]} die does not")
+            dens[1] = np.maximum(dens[1], density(whole[d] * shared))
+            dens[2 + d] = density(own)
     densities = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
     floor = 0.5 / (BINS * BINS)
 
@@ -343,6 +357,10 @@ def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> f
             gaps.append(sc[i, same].max() - sc[i, other].max())
     return float(np.mean(gaps)) if gaps else 0.0
 
+
+#: A colour whose share of the other die's silhouette is at least this part of its share of
+#: this die's is shared by both dice (a picture's colour, not a body's).
+SHARED = 0.5
 
 #: Bounds of the learned thresholds (a handful of samples is a noisy estimate).  The margin's
 #: floor is low: art whose faces look alike (flat silhouettes) gives every face a small lead,
