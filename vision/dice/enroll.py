@@ -228,28 +228,38 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         counts[2 + d] += histogram(small, body)
         whole[d] += histogram(small, hull)
     dens = [density(c) for c in counts]
+    floor = 0.5 / (BINS * BINS)
+    first = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
     # a colour about as common on the other die's silhouette is not this die's own (a cream
     # sticker on each die): when most of what was taken for a die's body is such a colour,
     # its body is learnt again from what its silhouette shows and the other die's does not
     share = [density(w) for w in whole]
+    relearnt = False
     for d in (0, 1):
         shared = share[1 - d] >= SHARED * share[d]
-        if float((dens[2 + d] * shared).sum()) > 0.5:
-            own = whole[d] * ~shared
-            if own.sum() <= 0:
-                raise ValueError(f"the {DICE[d]} die shows no colour the {DICE[1 - d]} die does not")
+        own = whole[d] * ~shared
+        if float((dens[2 + d] * shared).sum()) > 0.5 and own.sum() > 0:
             dens[1] = np.maximum(dens[1], density(whole[d] * shared))
             dens[2 + d] = density(own)
-    densities = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
-    floor = 0.5 / (BINS * BINS)
+            relearnt = True
+    second = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
 
-    # 4. the dice as the reader will find them
+    # 4. the dice as the reader will find them (with the relearnt colours if they find every
+    # die, else with the first ones)
+    min_area = 0.35 * float(np.median(first_areas))
     found: list[Blob] = []
-    for (face, img, name), d in zip(samples, die_of):
-        blob = find_dice(img, densities, floor, min_area=0.35 * float(np.median(first_areas)), apart=False)[d]
-        if blob is None:
-            raise ValueError(f"sample {name}: the {DICE[d]} die is not found by its colour")
-        found.append(blob)
+    for densities in ((second, first) if relearnt else (first,)):
+        found = []
+        for (face, img, name), d in zip(samples, die_of):
+            blob = find_dice(img, densities, floor, min_area=min_area, apart=False)[d]
+            if blob is None:
+                break
+            found.append(blob)
+        if len(found) == len(samples):
+            break
+    if len(found) < len(samples):
+        face, img, name = samples[len(found)]
+        raise ValueError(f"sample {name}: the {DICE[die_of[len(found)]]} die is not found by its colour")
     areas = np.array([[b.area for b, d in zip(found, die_of) if d == k] or [np.nan] for k in (0, 1)],
                      dtype=object)
     die_area = np.array([np.median(a) for a in areas], np.float32)

@@ -14,7 +14,8 @@ from farmbox.vision.dice.features import ANGLES, RINGS, spectra
 from farmbox.vision.files import VisionInputError, write_atomic
 
 KIND = "farmbox-dice"
-VERSION = 1
+#: 2: top-face descriptors with the broad picture partly taken away (a high-pass).
+VERSION = 2
 
 
 class ModelError(VisionInputError):
