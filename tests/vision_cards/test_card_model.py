@@ -156,3 +156,15 @@ def test_enrollment_reports_progress_and_flags_a_mislabelled_card():
     assert "diamond-1-solid" in check.weak and model.weak == check.weak
     assert len(check.shots) == len(shots)
     assert len(check.weak) <= 3  # the other cards' own shots agree
+
+
+def test_one_shot_per_card_enrolls_with_finite_limits_and_every_card_weak():
+    from farmbox.vision.cards import CardReader, enroll_shots
+    from farmbox.vision.render.cards import SYMBOLS, card_face, scene
+    ids = sorted(SYMBOLS)
+    model, check = enroll_shots([(cid, card_face("symbols", cid).copy()) for cid in ids], jitter=4)
+    assert np.isfinite(model.max_distance) and model.min_lead == 0.5
+    assert check.weak == ids  # nothing to check a single shot against
+    s = scene(4711, "symbols", ids=["oval-2-open", "diamond-3-solid"])
+    got = [r.id for r in CardReader(model).read(s.image)]
+    assert len(got) == 2 and set(got) - {None} <= {"oval-2-open", "diamond-3-solid"}

@@ -231,8 +231,10 @@ class EnrollmentCheck:
 
     @property
     def weak(self) -> list[str]:
-        """Cards with a shot read wrong or unsure from the other shots: shoot them again."""
-        return sorted({s.card for s in self.shots if s.read_as != s.card or s.lead < self.min_lead})
+        """Cards with a shot read wrong or unsure from the other shots, or with one shot only
+        (nothing to check it against): shoot them again."""
+        return sorted({s.card for s in self.shots
+                       if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead})
 
 
 def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
@@ -281,7 +283,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     z = dz.project(x)
     checks, own, lead = leave_one_out(z, classes, np.array(sample_shot), class_card, cards,
                                       np.array(shot_card))
-    min_lead, max_distance = _thresholds(checks, own)
+    min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found))
     check = EnrollmentCheck(checks, min_lead, max_distance)
@@ -289,15 +291,24 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     return model, check
 
 
-def _thresholds(checks: list[ShotCheck], own: np.ndarray) -> tuple[float, float]:
+def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
+                class_means: np.ndarray) -> tuple[float, float]:
     """(lead a read needs, distance beyond which a card is unknown) from leave-one-out: the
     lead past which at most :data:`WRONG_RATE` of the enrollment shots are read wrong, and well
-    past the distance almost every card's own made-up shots reach."""
-    wrong = sorted((-c.lead for c in checks if c.lead < 0), reverse=True)
-    allowed = int(WRONG_RATE * len(checks))
+    past the distance almost every card's own made-up shots reach.  Shots of a card enrolled
+    once cannot be checked (no other shot): with none checkable, the least lead applies and the
+    unknown limit comes from the made-up shots' distance to their own class."""
+    usable = [c for c in checks if np.isfinite(c.own)]
+    wrong = sorted((-c.lead for c in usable if c.lead < 0), reverse=True)
+    allowed = int(WRONG_RATE * len(usable))
     need = float(wrong[allowed]) if len(wrong) > allowed else 0.0
     min_lead = max(LEAST_LEAD, need)
-    max_distance = 1.6 * float(np.percentile(own, 99.5))
+    finite = own[np.isfinite(own)]
+    if len(finite):
+        max_distance = 1.6 * float(np.percentile(finite, 99.5))
+    else:
+        d = np.sqrt(((z - class_means[classes]) ** 2).sum(axis=1))
+        max_distance = 2.5 * float(np.percentile(d, 99.5))
     return min_lead, max_distance
 
 
