@@ -235,7 +235,8 @@ def fit(x: np.ndarray, classes: np.ndarray, reg: float | None = None) -> Discrim
     n_classes = int(classes.max()) + 1
     # PCA: the leading directions of the data
     _, sv, vt = np.linalg.svd(z - z.mean(axis=0), full_matrices=False)
-    k = int(min(MAX_PCA, len(sv), np.searchsorted(np.cumsum(sv ** 2) / np.sum(sv ** 2), 0.995) + 1))
+    enough = int(np.searchsorted(np.cumsum(sv ** 2) / np.sum(sv ** 2), 0.995)) + 1
+    k = min(int(MAX_PCA), len(sv), enough)
     pca = vt[:k].T
     y = z @ pca
     counts = np.bincount(classes, minlength=n_classes).astype(np.float64)

@@ -213,7 +213,7 @@ def card_in(image: np.ndarray) -> np.ndarray:
         best = max(found, key=lambda q: cv2.contourArea(q))
         if cv2.contourArea(best) < 0.5 * w * h and _brighter_inside(image, best):
             return best
-    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
 
 
 #: Progress callback: (done, total) shots made into samples.

@@ -106,12 +106,13 @@ def find_dice(frame: np.ndarray, densities: np.ndarray, floor: float, min_area: 
     scale = work_scale(frame)
     candidates = [blobs_of(labels == k + 1, scale, min_area) for k in range(len(densities) - 1)]
     chosen: list[Blob | None] = [c[0] if c else None for c in candidates]
-    if apart and len(chosen) == 2 and chosen[0] is not None and chosen[1] is not None and _same_object(*chosen):
-        share = [_colour_share(labels, chosen[0], scale, k + 1) for k in range(2)]
+    a, b = (chosen + [None, None])[:2]
+    if apart and a is not None and b is not None and _same_object(a, b):
+        share = [_colour_share(labels, a, scale, k + 1) for k in range(2)]
         keep = int(np.argmax(share))
-        other = 1 - keep
-        rest = [b for b in candidates[other][1:] if not _same_object(b, chosen[keep])]  # type: ignore[arg-type]
-        chosen[other] = rest[0] if rest else None
+        kept = (a, b)[keep]
+        rest = [c for c in candidates[1 - keep][1:] if not _same_object(c, kept)]
+        chosen[1 - keep] = rest[0] if rest else None
     return chosen
 
 
