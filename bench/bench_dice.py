@@ -2,11 +2,16 @@
 
     .venv/bin/python bench/bench_dice.py                 # 600 scenes, 6 mounted setups
     .venv/bin/python bench/bench_dice.py --scenes 120    # quicker
+    .venv/bin/python bench/bench_dice.py --art sticker   # thin line drawings on cream stickers
 
 Each setup (camera height and focal length, table, light) is enrolled from its own rendered
 SAMPLES folder (3 photos per face per die, written to a temp dir and read back as PNG, as the CLI
 does), then read on scenes whose seeds start at --seed. The default seed (1234567) was never
-used while developing the reader. Latency is one DiceReader.read of one frame, one OpenCV thread.
+used while developing the reader (nor, for the "sticker" and "flat" styles, any seed near it).
+Setups cycle through wood, cloth and striped tables; a tenth of the readable scenes put one die
+near the frame's edge (wholly in view) and a tenth put the dice side by side, touching.  The
+unreadable scenes (a die hidden, tilted, partly out of view, or both smeared by motion) are
+listed with the reason given. Latency is one DiceReader.read of one frame, one OpenCV thread.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from farmbox.vision.dice.reader import DiceReader  # noqa: E402
 from farmbox.vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
 
 HELD_OUT_SEED = 1234567
+#: Tables the setups cycle through, and the unreadable scenes mixed in.
+TABLES = ("wood", "cloth", "striped")
+ODD = ("hidden", "tilted", "motion", "out of view")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=600, help="readable scenes (default 600)")
     ap.add_argument("--setups", type=int, default=6, help="mounted setups (default 6)")
     ap.add_argument("--odd", type=int, default=60,
-                    help="extra unreadable scenes (hidden, tilted, motion) (default 60)")
+                    help="extra unreadable scenes (hidden, tilted, motion, out of view) (default 60)")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
     ap.add_argument("--per-face", type=int, default=3)
     ap.add_argument("--art", default="badge", choices=ARTS, help="dice art style (default badge)")
@@ -59,16 +67,21 @@ def main(argv: list[str] | None = None) -> int:
                                                     file=sys.stderr) as bar:
         for k in range(args.setups):
             setup_seed = args.seed * 7 + k
-            setup = Setup.from_seed(setup_seed, table_kind=("wood", "cloth")[k % 2], art=args.art)
+            setup = Setup.from_seed(setup_seed, table_kind=TABLES[k % len(TABLES)], art=args.art)
             folder = write_samples(f"{tmp}/setup{k}", setup=setup, per_face=args.per_face,
                                    seed=setup_seed)
             reader = DiceReader(enroll_folder(folder))
             for i in range(per_setup + odd_per_setup):
                 seed = args.seed + k * 100_000 + i
-                kind = None if i < per_setup else ("hidden", "tilted", "motion")[i % 3]
-                opts = {"hidden": {"hidden": ("green", "red")[i % 2]},
-                        "tilted": {"tilted": ("green", "red")[i % 2]},
-                        "motion": {"motion": True}, None: {}}[kind]
+                kind = None if i < per_setup else ODD[i % len(ODD)]
+                die = ("green", "red")[i % 2]
+                opts = {"hidden": {"hidden": die}, "tilted": {"tilted": die},
+                        "motion": {"motion": True}, "out of view": {"out_of_view": die},
+                        None: {}}[kind]
+                if kind is None and i % 10 == 1:
+                    opts = {"near_edge": die}    # near the frame's edge, wholly in view
+                elif kind is None and i % 10 == 2:
+                    opts = {"touching": True}
                 image, truth = render_scene(seed, setup=setup, **opts)
                 size = image.shape[1], image.shape[0]
                 t0, c0 = time.perf_counter(), time.thread_time()
@@ -77,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 cpu.append(time.thread_time() - c0)
                 bar.update()
                 if kind is not None:
-                    odd[kind + (" -> unsure" if reading.faces is None else " -> READ")] += 1
+                    odd[kind + (f" -> {reading.reason}" if reading.faces is None else " -> READ")] += 1
                     continue
                 if reading.faces is None:
                     outcome["unsure"] += 1

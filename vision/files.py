@@ -1,10 +1,15 @@
-"""Model files are written whole or not at all (a power cut never leaves half a model)."""
+"""Files the readers use: model files written whole or not at all (a power cut never leaves half
+a model), images checked for size before they are decoded, and the readers' own error type."""
 
 from __future__ import annotations
 
 import os
+import struct
 import tempfile
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
@@ -22,3 +27,92 @@ def write_atomic(path: str | Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+class VisionInputError(ValueError):
+    """Bad input to a reader (a model file, an image): one line naming the file and the problem.
+
+    The ``farmbox`` command prints it as one line and exits with status 2.
+    """
+
+
+#: Largest image side and pixel count a reader decodes (a bigger one is refused before decoding).
+MAX_SIDE = 12000
+MAX_PIXELS = 50_000_000
+#: Most elongated image accepted (long side over short side).
+MAX_ASPECT = 8.0
+#: Smallest image side that can hold a die or a card.
+MIN_SIDE = 16
+
+
+def image_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) read from a PNG, JPEG, BMP or WebP header, without decoding; None when
+    the header is not one of those."""
+    with open(path, "rb") as f:
+        head = f.read(32)
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+            w, h = struct.unpack(">II", head[16:24])
+            return int(w), int(h)
+        if head[:2] == b"BM" and len(head) >= 26:
+            w, h = struct.unpack("<ii", head[18:26])
+            return abs(int(w)), abs(int(h))
+        if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+            return None  # let the decoder say
+        if head[:2] == b"\xff\xd8":
+            f.seek(2)
+            while True:
+                marker = f.read(2)
+                if len(marker) < 2 or marker[0] != 0xFF:
+                    return None
+                while marker[1] == 0xFF:
+                    nxt = f.read(1)
+                    if not nxt:
+                        return None
+                    marker = b"\xff" + nxt
+                code = marker[1]
+                if code in (0xD8, 0x01) or 0xD0 <= code <= 0xD7:
+                    continue
+                length_bytes = f.read(2)
+                if len(length_bytes) < 2:
+                    return None
+                length = struct.unpack(">H", length_bytes)[0]
+                if code in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                    data = f.read(5)
+                    if len(data) < 5:
+                        return None
+                    h, w = struct.unpack(">HH", data[1:5])
+                    return int(w), int(h)
+                f.seek(length - 2, 1)
+    return None
+
+
+def check_image_size(path: str | Path, width: int, height: int) -> None:
+    """Refuse an image too large, too small or too elongated for a reader (one line)."""
+    if width <= 0 or height <= 0:
+        raise VisionInputError(f"cannot read image {path}: it claims a size of {width}x{height}")
+    if max(width, height) > MAX_SIDE or width * height > MAX_PIXELS:
+        raise VisionInputError(f"cannot read image {path}: {width}x{height} is too large "
+                               f"(at most {MAX_SIDE} px a side, {MAX_PIXELS // 1_000_000} Mpx)")
+    if min(width, height) < MIN_SIDE:
+        raise VisionInputError(f"cannot read image {path}: {width}x{height} is too small")
+    if max(width, height) / min(width, height) > MAX_ASPECT:
+        raise VisionInputError(f"cannot read image {path}: {width}x{height} is too elongated "
+                               f"for a camera frame (at most {MAX_ASPECT:g}:1)")
+
+
+def load_colour_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file, its size checked from the header before decoding.
+
+    A missing file is an :class:`OSError`; an unreadable, oversized or odd-shaped one a
+    :class:`VisionInputError`; both name the file.
+    """
+    if not Path(path).is_file():
+        raise OSError(f"cannot read image {path}: no such file")
+    size = image_size(path)
+    if size is not None:
+        check_image_size(path, *size)
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionInputError(f"cannot read image {path}: not an image")
+    check_image_size(path, img.shape[1], img.shape[0])
+    return img

@@ -22,7 +22,9 @@ def enroll(samples: Path, model: Path) -> int:
         m = learn(samples, progress=bar)
     save_model(m, model)
     print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "
-          f"unknown below similarity {m.min_similarity:.3f}")
+          f"unknown beyond distance {m.max_distance:.2f}, unsure below lead {m.min_lead:.2f}")
+    if m.weak:
+        print(f"weak in the leave-one-out check (shoot again): {', '.join(m.weak)}")
     print(f"model written to {model}")
     return 0
 

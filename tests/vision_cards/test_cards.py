@@ -2,6 +2,7 @@
 file and the command line."""
 
 import json
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -216,3 +217,29 @@ def test_cli_errors(tmp_path, capsys):
     (tmp_path / "samples").mkdir()
     assert main(["vision", "enroll", "cards", str(tmp_path / "samples"), "--model", str(out)]) == 2
     assert not out.exists()
+
+
+def test_overlapping_cards_are_read_or_reported_not_misread(reader):
+    """Every second card lies partly over the one before it.  Measured on the whole renderer
+    (40 such tables of 8 cards): 3 wrong in about 170 cards found, so this allows one."""
+    wrong = unknown = right = 0
+    for k in range(12):
+        s = scene(62_000_000 + k, "symbols", count=6, overlap=0.3)
+        readings = reader.read(s.image)
+        truth = Counter(c.id for c in s.cards)
+        got = Counter(r.id for r in readings if r.id is not None)
+        wrong += sum((got - truth).values())
+        right += sum((got & truth).values())
+        unknown += sum(r.id is None for r in readings)
+    assert wrong <= 1 and unknown >= 5 and right >= 20
+
+
+def test_a_card_under_another_found_card_is_reported_covered():
+    from farmbox.vision.cards.read import covered_cards
+    img = np.full((400, 500, 3), 60, np.uint8)
+    below = np.float32([[100, 100], [250, 100], [250, 310], [100, 310]])
+    above = np.float32([[200, 150], [350, 150], [350, 360], [200, 360]])
+    cv2.fillConvexPoly(img, below.astype(np.int32), (230, 230, 230))
+    cv2.fillConvexPoly(img, above.astype(np.int32), (200, 220, 240))
+    assert covered_cards(img, [below, above]) == [True, False]
+    assert covered_cards(img, [above]) == [False]

@@ -75,7 +75,7 @@ def test_model_round_trip_and_errors(model, tmp_path):
         load_model(p)
     with pytest.raises(OSError):
         load_model(tmp_path / "absent.json")
-    with pytest.raises(OSError, match="cannot read image"):
+    with pytest.raises(ValueError, match="cannot read image .*: not an image"):
         read_image(tmp_path / "m.json")
 
 
@@ -122,3 +122,21 @@ def test_cli_errors_are_one_line_and_leave_no_model(tmp_path, capsys):
     out = tmp_path / "never.json"
     assert main(["vision", "enroll", "colour-dice", str(tmp_path / "nowhere"), "--model", str(out)]) == 2
     assert not out.exists()
+
+
+def test_enrollment_reports_progress_and_its_own_weak_colours(tmp_path):
+    from farmbox.vision.colour_dice import weak_colours
+    from farmbox.vision.render.colour_dice import enrollment_samples as colour_samples
+    colour_samples(tmp_path, per_colour=2, seed=77)
+    steps = []
+    m = enroll(tmp_path, on_progress=lambda done, total: steps.append((done, total)))
+    assert steps[-1] == (48, 48) and [d for d, _ in steps] == list(range(1, 49))
+    weak = weak_colours(m)
+    assert set(weak) == {"white", "black"}
+    assert all(set(w) <= set(m.dice[d].samples) for d, w in weak.items())
+    # a colour with one shot only cannot be checked: weak
+    m.dice["white"].samples["red"] = m.dice["white"].samples["red"][:1]
+    assert "red" in weak_colours(m)["white"]
+    # a shot that looks like another colour: weak
+    m.dice["black"].samples["blue"].append(m.dice["black"].samples["yellow"][0])
+    assert "blue" in weak_colours(m)["black"]

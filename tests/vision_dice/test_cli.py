@@ -48,7 +48,7 @@ def test_unreadable_image_is_exit_2(model_path, tmp_path, capsys):
     bad.write_bytes(b"\x00garbage")
     assert main(["vision", "read", "dice", "--model", str(model_path), str(bad), "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"farmbox vision: error: cannot read image {bad}"]
+    assert err == [f"farmbox vision: error: cannot read image {bad}: not an image"]
 
 
 def test_bad_model_is_exit_2(tmp_path, capsys):

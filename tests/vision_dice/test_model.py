@@ -67,7 +67,7 @@ def test_other_kind_and_missing_array(tmp_path, model_path):
         DiceModel.load(other)
     holed = tmp_path / "holed.npz"
     _rewrite(model_path, holed, templates=None)
-    with pytest.raises(ValueError, match="corrupt \\(no templates\\)"):
+    with pytest.raises(ValueError, match="field .templates. is missing"):
         DiceModel.load(holed)
 
 
@@ -79,3 +79,25 @@ def test_save_into_missing_folder_leaves_nothing(model, tmp_path):
 
 def test_zip_is_plain_npz(model_path):
     assert zipfile.is_zipfile(model_path)
+
+
+@pytest.mark.parametrize("field,value,why", [
+    ("perspective", np.array(float("nan")), "perspective"),
+    ("rho", np.array(7.0), "rho"),
+    ("min_margin", np.array([0.1, 0.2]), "min_margin"),
+    ("templates", lambda a: a[:, :3], "templates"),
+    ("template_face", lambda a: a + 99, "template_face"),
+    ("template_die", lambda a: a[:-1], "template_die"),
+    ("densities", lambda a: -a, "densities"),
+    ("frame_size", np.array([960, 0]), "frame_size"),
+    ("die_area", np.array([float("inf"), 10.0]), "die_area"),
+    ("version", np.array(0), "version 0.*enroll the dice again"),
+])
+def test_every_field_is_checked_and_named(tmp_path, model_path, field, value, why):
+    with np.load(model_path, allow_pickle=False) as z:
+        current = np.array(z[field])
+    bad = tmp_path / "bad.npz"
+    _rewrite(model_path, bad, **{field: value(current) if callable(value) else value})
+    with pytest.raises(ValueError, match=why) as e:
+        DiceModel.load(bad)
+    assert str(bad) in str(e.value) and "\n" not in str(e.value)

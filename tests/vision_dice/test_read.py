@@ -62,10 +62,25 @@ def test_tilted_die(reader, setup, seed, die):
 
 
 @pytest.mark.parametrize("seed", [71, 72])
-def test_motion_blur(reader, setup, seed):
+def test_motion_blur_in_one_still_is_unsure_never_motion(reader, setup, seed):
+    """Only the stillness detector, comparing frames, may say "motion"."""
     image, _ = render_scene(seed, setup=setup, motion=True)
     reading = reader.read(image)
-    assert reading.faces is None and reading.reason == "motion"
+    assert reading.faces is None and reading.reason == "unsure"
+
+
+@pytest.mark.parametrize("seed,die", [(81, "green"), (82, "red"), (83, "green"), (84, "red")])
+def test_die_near_the_edge_but_wholly_in_view_is_read(reader, setup, seed, die):
+    image, truth = render_scene(seed, setup=setup, near_edge=die)
+    assert reader.read(image).faces == truth["faces"]
+
+
+@pytest.mark.parametrize("seed,die", [(91, "green"), (92, "red"), (93, "red")])
+def test_die_partly_out_of_view(reader, setup, seed, die):
+    image, truth = render_scene(seed, setup=setup, out_of_view=die)
+    assert truth["faces"] is None
+    reading = reader.read(image)
+    assert reading.faces is None and reading.reason == "die out of view"
 
 
 def test_not_a_colour_frame(reader):

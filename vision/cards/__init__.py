@@ -2,7 +2,8 @@
 
 from .find import FindOptions, find_cards
 from .model import CardModel, ModelError, load_model, save_model
-from .read import CardReader, CardReading, enroll, read_image
+from .read import CardReader, CardReading, EnrollmentCheck, check_enrollment, enroll, enroll_shots, read_image
 
-__all__ = ["CardModel", "CardReader", "CardReading", "FindOptions", "ModelError", "enroll",
-           "find_cards", "load_model", "read_image", "save_model"]
+__all__ = ["CardModel", "CardReader", "CardReading", "EnrollmentCheck", "FindOptions", "ModelError",
+           "check_enrollment", "enroll", "enroll_shots", "find_cards", "load_model", "read_image",
+           "save_model"]

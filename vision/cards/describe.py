@@ -33,11 +33,16 @@ def rectify(image: np.ndarray, corners: np.ndarray, ratio: float) -> np.ndarray:
     The first corner becomes the top left; the longer sides become the vertical ones (the
     result may be upside down: the matcher tries both ways).
     """
+    return rectify_to(image, corners, canon_size(ratio))
+
+
+def rectify_to(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """:func:`rectify` to a given (width, height) portrait size."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
     if d[0] + d[2] > d[1] + d[3]:
         q = np.roll(q, -1, axis=0)  # landscape: start from the next corner
-    w, h = canon_size(ratio)
+    w, h = size
     # warp at twice the size, then shrink with area averaging (no aliasing of fine print)
     W, H = 2 * w, 2 * h
     dst = np.float32([[0, 0], [W, 0], [W, H], [0, H]])

@@ -1,7 +1,7 @@
-"""The enrolled card model: rectified card images plus a JSON header, in one ``.npz`` file.
+"""The card model file: a versioned, pickle-free npz (arrays plus one JSON header).
 
-Only plain arrays are stored (loaded with ``allow_pickle=False``), so a model file can never
-run code.  The header names the format and version; anything else is a one-line error.
+Every field is checked when loaded (type, range, finite, shape); a model from another version
+is a one-line error asking the owner to enroll again.
 """
 
 from __future__ import annotations
@@ -9,33 +9,49 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from farmbox.vision.files import write_atomic
+from farmbox.vision.files import VisionInputError, write_atomic
 
 FORMAT = "farmbox-cards"
-VERSION = 1
+#: 2: features that cancel the light, a discriminant learned from made-up shots.
+VERSION = 2
 
 
-class ModelError(ValueError):
-    """A card model file that cannot be used (one line naming the problem)."""
+class ModelError(VisionInputError):
+    """A card model file that cannot be used (one line naming the file and the problem)."""
 
 
 @dataclass
 class CardModel:
-    """Rectified card images (N, h, w, 3 uint8, portrait) and the card id of each."""
+    """A learned deck.
+
+    ``templates`` are the enrolled shots, rectified (N, h, w, 3 uint8, portrait), ``labels``
+    the card id of each.  The discriminant (``mean``, ``scale``, ``projection``) maps a card's
+    features to a space where each class (one card lying one way) has its mean in
+    ``class_means``; ``class_card`` names the card of each class (an index into :attr:`cards`).
+    """
 
     templates: np.ndarray
     labels: list[str]
     #: Short over long side of the deck's cards.
     ratio: float
-    #: Similarity below which a card is reported as unknown (id null).
-    min_similarity: float = 0.5
-    #: How many of the templates are enrolled images (the rest are jittered copies).
+    mean: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    scale: np.ndarray = field(default_factory=lambda: np.ones(0, np.float32))
+    projection: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    class_means: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    class_card: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    #: A card further than this from every class is unknown (not in the deck).
+    max_distance: float = 1.0
+    #: The best card must lead the next one by this much, else the card is unsure.
+    min_lead: float = 0.0
+    #: How many of the templates are enrolled images.
     enrolled: int = 0
+    #: Cards whose enrollment shots failed the leave-one-out check (shoot them again).
+    weak: list[str] = field(default_factory=list)
 
     @property
     def square(self) -> bool:
@@ -45,41 +61,103 @@ class CardModel:
     def cards(self) -> list[str]:
         return sorted(set(self.labels))
 
+    @property
+    def min_similarity(self) -> float:
+        """Kept for callers of version 1: the unknown-card limit (a distance now)."""
+        return self.max_distance
+
+
+ARRAYS = ("templates", "mean", "scale", "projection", "class_means", "class_card")
+
 
 def save_model(model: CardModel, path: Path | str) -> None:
     """Write the model atomically (temp file + rename)."""
     path = Path(path)
     header = {"format": FORMAT, "version": VERSION, "labels": model.labels, "ratio": model.ratio,
-              "min_similarity": model.min_similarity, "enrolled": model.enrolled}
+              "max_distance": model.max_distance, "min_lead": model.min_lead,
+              "enrolled": model.enrolled, "weak": model.weak}
     buf = io.BytesIO()
     np.savez_compressed(buf, header=np.frombuffer(json.dumps(header).encode(), np.uint8),
-                        templates=model.templates)
+                        **{name: getattr(model, name) for name in ARRAYS})
     write_atomic(path, buf.getvalue())
 
 
+def _number(path: Path, header: dict, name: str, lo: float, hi: float) -> float:
+    v = header.get(name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or not lo <= v <= hi:
+        raise ModelError(f"{path}: card model field {name!r} is {v!r}, expected a number in [{lo}, {hi}]")
+    return float(v)
+
+
+def _array(path: Path, arrays: dict, name: str, kind: str, ndim: int) -> np.ndarray:
+    a = arrays[name]
+    if a.dtype.kind != kind or a.ndim != ndim:
+        raise ModelError(f"{path}: card model field {name!r} has dtype {a.dtype} and {a.ndim} dimensions, "
+                         f"expected {ndim} dimensions of {'integers' if kind in 'iu' else 'floats'}")
+    if kind == "f" and not np.isfinite(a).all():
+        raise ModelError(f"{path}: card model field {name!r} holds values that are not finite")
+    return a
+
+
 def load_model(path: Path | str) -> CardModel:
-    """Read a model file; missing, corrupt or other-version files are a one-line error."""
+    """Read a model file; missing, corrupt, malformed or other-version files are a one-line
+    :class:`ModelError` (an :class:`OSError` when the file is not there)."""
     path = Path(path)
     if not path.is_file():
         raise OSError(f"no model file {path}")
     try:
         with np.load(path, allow_pickle=False) as z:
             header = json.loads(bytes(z["header"]).decode())
-            templates = np.array(z["templates"])
+            arrays = {name: np.array(z[name]) for name in z.files if name != "header"}
     except (zipfile.BadZipFile, ValueError, KeyError, OSError, UnicodeDecodeError, EOFError):
         raise ModelError(f"{path}: not a card model (corrupt or another kind of file)") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ModelError(f"{path}: not a card model")
     if header.get("version") != VERSION:
         raise ModelError(f"{path}: card model version {header.get('version')!r}, this farmbox "
-                         f"reads version {VERSION}; enroll again")
-    try:
-        labels = [str(x) for x in header["labels"]]
-        model = CardModel(templates, labels, float(header["ratio"]),
-                          float(header["min_similarity"]), int(header.get("enrolled", 0)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ModelError(f"{path}: malformed card model header ({exc!r})") from None
-    if (templates.dtype != np.uint8 or templates.ndim != 4 or templates.shape[3] != 3
-            or len(labels) != len(templates) or not labels or not 0.3 <= model.ratio <= 1.0):
-        raise ModelError(f"{path}: malformed card model (templates do not match the header)")
-    return model
+                         f"reads version {VERSION}; enroll the deck again")
+    missing = [name for name in ARRAYS if name not in arrays]
+    if missing:
+        raise ModelError(f"{path}: card model field {missing[0]!r} is missing")
+    labels = header.get("labels")
+    if not isinstance(labels, list) or not labels or not all(isinstance(x, str) and x for x in labels):
+        raise ModelError(f"{path}: card model field 'labels' must be a non-empty list of card ids")
+    weak = header.get("weak", [])
+    if not isinstance(weak, list) or not all(isinstance(x, str) for x in weak):
+        raise ModelError(f"{path}: card model field 'weak' must be a list of card ids")
+    ratio = _number(path, header, "ratio", 0.3, 1.0)
+    max_distance = _number(path, header, "max_distance", 0.0, 1e6)
+    min_lead = _number(path, header, "min_lead", 0.0, 1e6)
+    enrolled = header.get("enrolled")
+    if isinstance(enrolled, bool) or not isinstance(enrolled, int) or not 1 <= enrolled <= len(labels):
+        raise ModelError(f"{path}: card model field 'enrolled' is {enrolled!r}, expected 1..{len(labels)}")
+    templates = _array(path, arrays, "templates", "u", 4)
+    mean = _array(path, arrays, "mean", "f", 1)
+    scale = _array(path, arrays, "scale", "f", 1)
+    projection = _array(path, arrays, "projection", "f", 2)
+    class_means = _array(path, arrays, "class_means", "f", 2)
+    class_card = _array(path, arrays, "class_card", "i", 1)
+    cards = sorted(set(labels))
+    d, k = projection.shape
+    if templates.dtype != np.uint8 or templates.shape[0] != len(labels) or templates.shape[3] != 3:
+        raise ModelError(f"{path}: card model field 'templates' has shape {templates.shape}, "
+                         f"expected ({len(labels)}, h, w, 3) bytes")
+    if mean.shape != (d,) or scale.shape != (d,) or d == 0 or k == 0:
+        raise ModelError(f"{path}: card model fields 'mean', 'scale' and 'projection' do not agree "
+                         f"({mean.shape}, {scale.shape}, {projection.shape})")
+    if (scale <= 0).any():
+        raise ModelError(f"{path}: card model field 'scale' holds values that are not positive")
+    if class_means.shape[1] != k or class_means.shape[0] != len(class_card) or not len(class_card):
+        raise ModelError(f"{path}: card model field 'class_means' has shape {class_means.shape}, "
+                         f"expected ({len(class_card)}, {k})")
+    if class_card.min() < 0 or class_card.max() >= len(cards) or len(np.unique(class_card)) != len(cards):
+        raise ModelError(f"{path}: card model field 'class_card' does not name each of the "
+                         f"{len(cards)} cards")
+    from .learn import feature_length, feature_size  # noqa: PLC0415 (the feature layout)
+    if d != feature_length(feature_size(ratio)):
+        raise ModelError(f"{path}: card model field 'mean' has {d} features, this farmbox makes "
+                         f"{feature_length(feature_size(ratio))}; enroll the deck again")
+    return CardModel(templates, [str(x) for x in labels], ratio, mean.astype(np.float32),
+                     scale.astype(np.float32), projection.astype(np.float32),
+                     class_means.astype(np.float32), class_card.astype(np.int32), max_distance,
+                     min_lead, enrolled, [str(x) for x in weak])

@@ -1,28 +1,38 @@
 """Enroll a deck and read every card on the table.
 
-Reading a frame: find every card (:mod:`.find`), warp each to the canonical portrait,
-describe it both ways up (four for square cards) and take the enrolled card whose images are
-most similar.  When the runner-up is close (near-duplicate cards), compare the two only where
-they differ.  A card too unlike every enrolled image is reported with id None.
+Reading a frame: find every card (:mod:`.find`), warp each to the feature size, describe it
+(:func:`.learn.features`: light-cancelling ink colour, layout, fill and outlines) and take the
+nearest class in the learned discriminant space (:mod:`.learn`).  A card far from every class
+is unknown (id None); one whose best card does not lead the runner-up by the margin calibrated
+at enrollment is unsure (id None too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .describe import (align, align_target, canon_size, describe, detail_form, detail_region, rectify,
-                       region_distances, turned)
-from .find import FindOptions, find_cards, side_ratio
+from farmbox.vision.files import VisionInputError, load_colour_image
+
+from .describe import rectify_to
+from .find import FindOptions, find_cards, offset, side_ratio
+from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-#: A found card whose confidence is below this is reported with id None.
-UNSURE_BELOW = 0.35
+#: Made-up shots per enrollment shot.
+JITTER = 8
+#: The share of enrollment shots that may be read wrong, from the other shots, at the
+#: accepted lead.  Leave-one-out is harsher than play (each shot is read from one shot fewer,
+#: and an odd shot, a scan or a blurred one, has no like shot left), so this is looser than
+#: the wrong-read rate wanted in play.
+WRONG_RATE = 0.02
+#: The least lead ever accepted (distances are in units of one card's spread of made-up shots).
+LEAST_LEAD = 0.5
 
 
 @dataclass
@@ -37,206 +47,297 @@ class CardReading:
 
 
 def read_image(path: Path | str) -> np.ndarray:
-    """A BGR image from a file; an unreadable file is an :class:`OSError` naming it."""
-    if not Path(path).is_file():
-        raise OSError(f"cannot read image {path}: no such file")
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise OSError(f"cannot read image {path}: not an image")
-    return img
+    """A BGR image from a file; a missing file is an :class:`OSError`, an unreadable,
+    oversized or oddly shaped one a :class:`VisionInputError`, naming it."""
+    return load_colour_image(path)
+
+
+def turns(card: np.ndarray, square: bool) -> list[np.ndarray]:
+    """Every way a rectified card can show: the two turns (four for a square card), each also
+    mirrored (some printings and some cameras mirror the art)."""
+    if not square:
+        out = [card, cv2.rotate(card, cv2.ROTATE_180)]
+    else:  # in turning order, so a shot's turn relative to another is a cyclic shift
+        h, w = card.shape[:2]
+        out = [card] + [cv2.resize(cv2.rotate(card, r), (w, h), interpolation=cv2.INTER_AREA)
+                        for r in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)]
+    return out + [cv2.flip(c, 1) for c in out]
 
 
 class CardReader:
-    """A model made ready for matching: every enrolled image, turned every way a card can lie,
-    described once."""
-
-    #: Cards whose similarity is this close to the best one are compared in detail.
-    SHORTLIST = 0.05
-    #: Most entries kept in each frame-independent cache (aligned pairs, difference regions).
-    CACHE_LIMIT = 2048
+    """A model made ready for matching."""
 
     def __init__(self, model: CardModel) -> None:
         self.model = model
         self.cards = model.cards
-        views, owner = [], []
-        for t, label in zip(model.templates, model.labels):
-            for v in turned(t, model.square):
-                views.append(v)
-                owner.append(self.cards.index(label))
-        per = len(turned(model.templates[0], model.square))
-        original = np.array([i // per < model.enrolled or not model.enrolled for i in range(len(views))])
-        # views sorted by card, so each card's views are one slice
-        order = np.argsort(np.array(owner), kind="stable")
-        self.views = [views[i] for i in order]
-        self.owner = np.array(owner)[order]
-        #: enrolled images (not the jittered copies) are the ones compared in detail
-        self.original = original[order]
-        self.starts = np.searchsorted(self.owner, np.arange(len(self.cards)))
-        self.descriptions = np.ascontiguousarray(np.stack([describe(v) for v in self.views]))
-        #: the same, one column per view (the layout the matrix product reads fastest)
-        self._columns = np.ascontiguousarray(self.descriptions.T)
+        self.size = feature_size(model.ratio)
         self.options = FindOptions(ratio=model.ratio)
-        self._aligned: dict[tuple[int, int], np.ndarray] = {}
-        self._targets: dict[int, np.ndarray] = {}
-        self._regions: dict[tuple[int, ...], tuple | None] = {}
-
-    def _pair(self, a: int, b: int) -> np.ndarray:
-        """View ``b`` aligned onto view ``a`` (cached: it does not depend on the frame)."""
-        if (a, b) not in self._aligned:
-            if len(self._aligned) >= self.CACHE_LIMIT:
-                self._aligned.clear()
-            self._aligned[(a, b)] = detail_form(
-                self.views[b] if a == b else align(None, self.views[b], self._target(a)))
-        return self._aligned[(a, b)]
-
-    def _target(self, v: int) -> np.ndarray:
-        """View ``v`` prepared as an alignment target (cached)."""
-        if v not in self._targets:
-            self._targets[v] = align_target(self.views[v])
-        return self._targets[v]
-
-    def _region(self, views: tuple[int, ...]) -> tuple | None:
-        """Where the views (the first one's card and its near-duplicates) differ (cached)."""
-        if views not in self._regions:
-            if len(self._regions) >= self.CACHE_LIMIT:  # a long game: start afresh, stay small
-                self._regions.clear()
-            self._regions[views] = detail_region([self._pair(views[0], v) for v in views])
-        return self._regions[views]
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
         return self.identify_all([card])[0]
 
     def identify_all(self, cards: list[np.ndarray]) -> list[tuple[str | None, float]]:
-        """:meth:`identify` for several rectified cards: their similarities to every stored
-        view come from one matrix product."""
+        """:meth:`identify` for several rectified cards at once."""
         if not cards:
             return []
-        q = np.stack([describe(c) for c in cards])
-        sims = q @ self._columns                           # (cards, views), float32
-        per_card = np.maximum.reduceat(sims, self.starts, axis=1)
-        return [self._decide(c, s, p) for c, s, p in zip(cards, sims, per_card)]
-
-    def _decide(self, card: np.ndarray, sims: np.ndarray, per_card: np.ndarray) -> tuple[str | None, float]:
         m = self.model
-        order = np.argsort(-per_card)
-        s1 = float(per_card[order[0]])
-        if s1 < m.min_similarity:
-            return None, float(np.clip(s1 / max(m.min_similarity, 1e-6), 0, 1)) * 0.2
-        short = [int(c) for c in order[:6] if per_card[c] >= s1 - self.SHORTLIST]
-        best_view = {}
-        for c in short:
-            lo = self.starts[c]
-            hi = self.starts[c + 1] if c + 1 < len(self.cards) else len(self.owner)
-            mine = np.arange(lo, hi)[self.original[lo:hi]]
-            best_view[c] = int(mine[int(np.argmax(sims[mine]))])
-        if len(short) == 1:
-            s2 = float(per_card[order[1]]) if len(order) > 1 else -1.0
-            conf = float(np.clip(0.5 + (s1 - s2) / (2 * self.SHORTLIST), 0, 1))
-            return self.cards[short[0]], conf
-        # near-duplicates: compare them only where they differ, all lined up on the best
-        # candidate's image (one alignment per card read; candidate alignments are cached)
-        v0 = int(best_view[short[0]])
-        lined_up = detail_form(align(None, card, self._target(v0)))
-        d = region_distances(self._region(tuple(int(best_view[c]) for c in short)), lined_up, len(short))
-        rank = np.argsort(d)
-        d1, d2 = float(d[rank[0]]), float(d[rank[1]])
-        winner = short[int(rank[0])]
-        conf = float(np.clip(2.5 * (d2 - d1) / max(d1 + d2, 1e-6), 0, 1))
-        return (self.cards[winner] if conf >= UNSURE_BELOW else None), conf
+        x = np.stack([features(c) for c in cards])
+        z = ((x - m.mean) / m.scale) @ m.projection
+        cm = m.class_means
+        d = np.sqrt(np.maximum((z * z).sum(axis=1)[:, None] - 2 * z @ cm.T + (cm * cm).sum(axis=1)[None, :], 0))
+        per = card_distances(d, m.class_card, len(self.cards))
+        out: list[tuple[str | None, float]] = []
+        for row in per:
+            order = np.argsort(row)
+            d1 = float(row[order[0]])
+            d2 = float(row[order[1]]) if len(order) > 1 else d1 + 2 * m.min_lead + 1.0
+            lead = d2 - d1
+            if d1 > m.max_distance:
+                out.append((None, float(np.clip(0.2 * m.max_distance / max(d1, 1e-6), 0, 0.2))))
+                continue
+            conf = float(np.clip(0.5 + (lead - m.min_lead) / (2 * max(m.min_lead, 0.5)), 0, 1))
+            out.append((self.cards[int(order[0])] if lead >= m.min_lead else None, conf))
+        return out
 
     def read(self, image: np.ndarray) -> list[CardReading]:
-        """Every card found in ``image``, top to bottom, left to right."""
+        """Every card found in ``image``, top to bottom, left to right.  A card partly under
+        another is reported with id None (confidence 0): part of its face is not its own."""
         quads = find_cards(image, self.options)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
-        cards = [rectify(image, quad, self.model.ratio) for quad in quads]
-        return [CardReading(card_id, conf, quad)
-                for quad, (card_id, conf) in zip(quads, self.identify_all(cards))]
+        covered = covered_cards(image, quads)
+        cards = [rectify_to(image, quad, self.size) for quad in quads]
+        return [CardReading(None, 0.0, quad) if hidden else CardReading(card_id, conf, quad)
+                for quad, hidden, (card_id, conf) in zip(quads, covered, self.identify_all(cards))]
+
+
+#: Points sampled along each side of a card when looking for its edge.
+EDGE_SAMPLES = 24
+#: A side point counts as edge when the gradient across the side is this share of the card's
+#: median edge gradient.
+EDGE_SHARE = 0.35
+
+
+def _edge_strength(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points along the sides of ``quad`` (N, 2) and the brightness step across the side at
+    each (inside minus outside, 2 px each way)."""
+    q = np.asarray(quad, np.float32)
+    t = (np.arange(EDGE_SAMPLES) + 0.5) / EDGE_SAMPLES
+    pts, steps = [], []
+    c = q.mean(axis=0)
+    h, w = gray.shape
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        p = a[None] + t[:, None] * (b - a)[None]
+        n = np.array([-(b - a)[1], (b - a)[0]], np.float32)
+        n /= max(float(np.linalg.norm(n)), 1e-6)
+        if float(n @ (c - (a + b) / 2)) < 0:
+            n = -n                               # pointing into the card
+        inner = np.clip(np.round(p + 2.5 * n), 0, [w - 1, h - 1]).astype(int)
+        outer = np.clip(np.round(p - 2.5 * n), 0, [w - 1, h - 1]).astype(int)
+        steps.append(np.abs(gray[inner[:, 1], inner[:, 0]] - gray[outer[:, 1], outer[:, 0]]))
+        pts.append(p)
+    return np.concatenate(pts), np.concatenate(steps)
+
+
+def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
+    """Which found cards lie partly under another found card: their sides run inside the
+    other card's outline without an edge there (the top card's own sides stay visible)."""
+    out = [False] * len(quads)
+    if len(quads) < 2:
+        return out
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if image.ndim == 3 else \
+        image.astype(np.float32)
+    edges = [_edge_strength(gray, q) for q in quads]
+    boxes = [cv2.boundingRect(np.asarray(q, np.float32)) for q in quads]
+    polys = [np.asarray(q, np.float32).reshape(-1, 1, 2) for q in quads]
+
+    def hidden_step(i: int, j: int) -> float | None:
+        """Median edge step of card i's sides where they run inside card j (None: they don't)."""
+        xi, yi, wi, hi = boxes[i]
+        xj, yj, wj, hj = boxes[j]
+        if xi > xj + wj or xj > xi + wi or yi > yj + hj or yj > yi + hi:
+            return None
+        pts, step = edges[i]
+        inside = np.array([cv2.pointPolygonTest(polys[j], (float(x), float(y)), True) > 3.0
+                           for x, y in pts])
+        return float(np.median(step[inside])) if inside.sum() >= 3 else None
+
+    for i in range(len(quads)):
+        typical = float(np.median(edges[i][1])) + 1e-3
+        for j in range(len(quads)):
+            if i == j:
+                continue
+            mine = hidden_step(i, j)
+            if mine is None or mine >= EDGE_SHARE * typical:
+                continue
+            # both cards' sides cross the other's face where they overlap: the one on top
+            # keeps an edge there (at least a shadow line), the one below does not
+            theirs = hidden_step(j, i)
+            if theirs is None or mine <= theirs:
+                out[i] = True
+                break
+    return out
 
 
 # ---------------------------------------------------------------------------
 # Enrollment
 
 
-def _jittered(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray, ratio: float,
-              n: int) -> list[np.ndarray]:
-    """Rectified copies with the corners nudged and the light changed, as the camera would."""
-    out = []
-    size = float(np.sqrt(cv2.contourArea(corners.astype(np.float32))))
-    for _ in range(n):
-        c = corners + rng.normal(0, 0.012 * size, corners.shape).astype(np.float32)
-        card = rectify(image, c, ratio).astype(np.float32)
-        card = card * rng.uniform(0.85, 1.1) * (1 + rng.uniform(-0.06, 0.06, 3))
-        if rng.random() < 0.5:
-            card = cv2.GaussianBlur(card, (0, 0), 0.7)
-        out.append(np.clip(card, 0, 255).astype(np.uint8))
-    return out
+def _brighter_inside(image: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the band just inside ``quad`` is clearly brighter than the band just outside
+    it: a card on a table, not a symbol printed on a card (ink inside, paper outside)."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    side = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
+    band = max(2.0, 0.04 * side)
+    inner = np.zeros(gray.shape, np.uint8)
+    outer = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(outer, np.round(offset(quad, band)).astype(np.int32), 255)
+    cv2.fillConvexPoly(inner, np.round(quad).astype(np.int32), 255)
+    ring_out = (outer > 0) & (inner == 0)
+    shrunk = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(shrunk, np.round(offset(quad, -band)).astype(np.int32), 255)
+    ring_in = (inner > 0) & (shrunk == 0)
+    if ring_out.sum() < 10 or ring_in.sum() < 10:
+        return False
+    return float(np.median(gray[ring_in])) > float(np.median(gray[ring_out])) + 12.0
 
 
 def card_in(image: np.ndarray) -> np.ndarray:
     """The corners of the one card of an enrollment image: the largest card found on the
-    table, or the whole image when it is a tight crop of the card."""
+    table, or the whole image when it is a tight crop of the card (a quad found inside a
+    tight crop is a printed frame or symbol: darker inside than around it, or most of it)."""
     h, w = image.shape[:2]
     found = find_cards(image, FindOptions(min_area=0.002, max_area=0.98))
     if found:
         best = max(found, key=lambda q: cv2.contourArea(q))
-        # a quad filling most of the image is the card itself or a frame printed on a
-        # tightly cropped card: either way the image is the card
-        if cv2.contourArea(best) < 0.5 * w * h:
+        if cv2.contourArea(best) < 0.5 * w * h and _brighter_inside(image, best):
             return best
-    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
 
 
-def enroll(samples: Path | str, progress: Iterable | None = None, jitter: int = 3,
-           seed: int = 0) -> CardModel:
+#: Progress callback: (done, total) shots made into samples.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class EnrollmentCheck:
+    """Leave-one-out over the enrollment shots: each shot read from the others."""
+
+    shots: list[ShotCheck]
+    #: The lead a read needs (calibrated here) and the distance beyond which a card is unknown.
+    min_lead: float
+    max_distance: float
+
+    @property
+    def weak(self) -> list[str]:
+        """Cards with a shot read wrong or unsure from the other shots, or with one shot only
+        (nothing to check it against): shoot them again."""
+        return sorted({s.card for s in self.shots
+                       if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead})
+
+
+def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
+                 jitter: int = JITTER, seed: int = 0) -> tuple[CardModel, EnrollmentCheck]:
+    """Learn a deck from ``(card_id, image)`` shots (a tight crop of the card, or a photo of
+    it alone on the table), and check every shot against the others (leave-one-out)."""
+    if not shots:
+        raise VisionInputError("no enrollment shots")
+    found = [(label, img, card_in(img)) for label, img in shots]
+    cards = sorted({label for label, _, _ in found})
+    ratio = float(np.median([side_ratio(c) for _, _, c in found]))
+    size = feature_size(ratio)
+    rng = np.random.default_rng(seed)
+    square = ratio > 0.9
+    n_turns = len(turns(np.zeros((size[1], size[0], 3), np.uint8), square))
+    # each enrolled card lines its shots up with its first one (a shot may be upside down)
+    first: dict[str, np.ndarray] = {}
+    rows, sample_class, sample_shot, shot_card, templates = [], [], [], [], []
+    for s, (label, img, corners) in enumerate(found):
+        ci = cards.index(label)
+        shot_card.append(ci)
+        base = rectify_to(img, corners, size)
+        ways = turns(base, square)
+        if label not in first:
+            first[label] = features(base)
+            shift = 0
+        else:
+            ref = first[label]
+            shift = int(np.argmin([np.abs(features(w) - ref).sum() for w in ways[:n_turns // 2]]))
+        templates.append(ways[shift])
+        views = [base] + [augmented(rng, img, corners, size, rectify_to) for _ in range(jitter)]
+        for v in views:
+            for t, w in enumerate(turns(v, square)):
+                # class of this way up, counted from the card's first shot
+                half = n_turns // 2
+                k = (t % half - shift) % half + (t // half) * half
+                rows.append(features(w))
+                sample_class.append(ci * n_turns + k)
+                sample_shot.append(s)
+        if on_progress is not None:
+            on_progress(s + 1, len(found))
+    x = np.stack(rows)
+    classes = np.array(sample_class)
+    dz = fit(x, classes)
+    class_card = (np.arange(len(cards) * n_turns) // n_turns).astype(np.int32)
+    z = dz.project(x)
+    checks, own, lead = leave_one_out(z, classes, np.array(sample_shot), class_card, cards,
+                                      np.array(shot_card))
+    min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
+    model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
+                      dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found))
+    check = EnrollmentCheck(checks, min_lead, max_distance)
+    model.weak = check.weak
+    return model, check
+
+
+def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
+                class_means: np.ndarray) -> tuple[float, float]:
+    """(lead a read needs, distance beyond which a card is unknown) from leave-one-out: the
+    lead past which at most :data:`WRONG_RATE` of the enrollment shots are read wrong, and well
+    past the distance almost every card's own made-up shots reach.  Shots of a card enrolled
+    once cannot be checked (no other shot): with none checkable, the least lead applies and the
+    unknown limit comes from the made-up shots' distance to their own class."""
+    usable = [c for c in checks if np.isfinite(c.own)]
+    wrong = sorted((-c.lead for c in usable if c.lead < 0), reverse=True)
+    allowed = int(WRONG_RATE * len(usable))
+    need = float(wrong[allowed]) if len(wrong) > allowed else 0.0
+    min_lead = max(LEAST_LEAD, need)
+    finite = own[np.isfinite(own)]
+    if len(finite):
+        max_distance = 1.6 * float(np.percentile(finite, 99.5))
+    else:
+        d = np.sqrt(((z - class_means[classes]) ** 2).sum(axis=1))
+        max_distance = 2.5 * float(np.percentile(d, 99.5))
+    return min_lead, max_distance
+
+
+def enroll(samples: Path | str, progress: Iterable | None = None, jitter: int = JITTER,
+           seed: int = 0, on_progress: Progress | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
-    alone on the table per image)."""
+    alone on the table per image).  ``progress`` is a tqdm-like bar (``update(1)`` per shot
+    learned); ``on_progress(done, total)`` a callback."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
-    found: list[tuple[str, np.ndarray, np.ndarray]] = []
+    shots: list[tuple[str, np.ndarray]] = []
     for card_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         for p in sorted(card_dir.iterdir()):
             if p.suffix.lower() not in IMAGE_SUFFIXES or not p.is_file():
                 continue
-            img = read_image(p)
-            found.append((card_dir.name, img, card_in(img)))
-            if progress is not None:
-                progress.update(1)  # type: ignore[attr-defined]
-    if not found:
-        raise ValueError(f"{samples}: no images in SAMPLES/<card_id>/")
-    if len({label for label, _, _ in found}) < 1:
-        raise ValueError(f"{samples}: no cards")
-    ratio = float(np.median([side_ratio(c) for _, _, c in found]))
-    rng = np.random.default_rng(seed)
-    templates, labels = [], []
-    for label, img, corners in found:
-        templates.append(rectify(img, corners, ratio))
-        labels.append(label)
-    enrolled = len(templates)
-    for label, img, corners in found:
-        for t in _jittered(rng, img, corners, ratio, jitter):
-            templates.append(t)
-            labels.append(label)
-    model = CardModel(np.stack(templates), labels, ratio, 0.0, enrolled)
-    model.min_similarity = _calibrate(model)
-    return model
+            shots.append((card_dir.name, read_image(p)))
+    if not shots:
+        raise VisionInputError(f"{samples}: no images in SAMPLES/<card_id>/")
+
+    def step(done: int, total: int) -> None:
+        if progress is not None:
+            progress.update(1)  # type: ignore[attr-defined]
+        if on_progress is not None:
+            on_progress(done, total)
+
+    return enroll_shots(shots, step, jitter, seed)[0]
 
 
-def _calibrate(model: CardModel) -> float:
-    """The unknown-card threshold: below what every card's own jittered copies reach."""
-    d = np.stack([describe(t) for t in model.templates])
-    sims = cv2.gemm(d, d, 1, None, 0, flags=cv2.GEMM_2_T)
-    labels = np.array(model.labels)
-    own = []
-    for i in range(model.enrolled, len(model.labels)):
-        same = np.flatnonzero(labels == labels[i])
-        same = same[same != i]
-        if len(same):
-            own.append(float(sims[i, same].max()))
-    floor = float(np.percentile(own, 2)) if own else 0.6
-    return max(0.3, floor - 0.15)
-
-
-def canon_shape(model: CardModel) -> tuple[int, int]:
-    return canon_size(model.ratio)
+def check_enrollment(shots: list[tuple[str, np.ndarray]], jitter: int = JITTER) -> EnrollmentCheck:
+    """Leave-one-out over enrollment shots: which cards are weak (see :func:`enroll_shots`)."""
+    return enroll_shots(shots, None, jitter)[1]

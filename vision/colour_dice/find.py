@@ -25,7 +25,7 @@ class Frame:
     bgr: np.ndarray        # uint8 BGR, WORK_W wide
     lab: np.ndarray        # uint8 Lab, WORK_W wide
     chroma: np.ndarray     # float32 distance from grey in a,b
-    foreground: np.ndarray  # uint8 0/255: differs from the table
+    foreground: np.ndarray  # uint8 0/255: differs from the table, or is enclosed by what does
     scale: float           # work pixels per frame pixel
 
 
@@ -60,7 +60,23 @@ def prepare(image: np.ndarray) -> Frame:
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
     fg = (dist > thr).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return Frame(small, lab, _chroma(lab), fg, scale)
+    return Frame(small, lab, _chroma(lab), enclosed(fg), scale)
+
+
+#: Largest region (share of the frame) that :func:`enclosed` fills.
+ENCLOSED_MAX = 0.03
+
+
+def enclosed(fg: np.ndarray) -> np.ndarray:
+    """The foreground with the small regions it encloses filled in: a white die on a near-white
+    cloth differs from the cloth only along its outline (side faces, shadow) and at its mark,
+    but that outline encloses the whole top face."""
+    closed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    holes = cv2.bitwise_and(fill_holes(closed), cv2.bitwise_not(closed))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] <= ENCLOSED_MAX * fg.size
+    return np.where(small[labels], np.uint8(255), fg)
 
 
 def _chroma(lab: np.ndarray) -> np.ndarray:

@@ -11,14 +11,14 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from farmbox.vision.files import write_atomic
+from farmbox.vision.files import VisionInputError, write_atomic
 
 FORMAT = "farmbox-colour-dice"
 VERSION = 1
 DICE = ("white", "black")
 
 
-class ModelError(ValueError):
+class ModelError(VisionInputError):
     """A model file that cannot be used (one line naming the problem)."""
 
 
@@ -67,11 +67,23 @@ class ColourDiceModel:
                 if len(body) != 3 or any(len(v) != 3 for vs in samples.values() for v in vs):
                     raise ModelError(f"{source}: die {name!r} has malformed colours")
                 values = list(body) + [x for vs in samples.values() for v in vs for x in v]
-                if not all(math.isfinite(x) for x in values) or float(d["side_px"]) <= 0:
-                    raise ModelError(f"{source}: die {name!r} has bad numbers")
+                if not all(math.isfinite(x) and -1.0 <= x <= 256.0 for x in values):
+                    raise ModelError(f"{source}: die {name!r} field 'body' or 'samples' holds a colour "
+                                     f"outside 0..255 or not finite")
+                side = float(d["side_px"])
+                if not math.isfinite(side) or not 1.0 <= side <= 5000.0:
+                    raise ModelError(f"{source}: die {name!r} field 'side_px' is {side!r}, expected 1..5000")
+                share = float(d.get("mark_share", 0.0))
+                if not math.isfinite(share) or not 0.0 <= share <= 1.0:
+                    raise ModelError(f"{source}: die {name!r} field 'mark_share' is {share!r}, expected 0..1")
+                if not samples or any(not vs for vs in samples.values()):
+                    raise ModelError(f"{source}: die {name!r} field 'samples' has a colour with no sample")
                 dice[name] = DieModel(body, float(d["side_px"]), samples,  # type: ignore[arg-type]
                                       float(d.get("mark_share", 0.0)))
-            model = cls(dice, int(data.get("frame_width", 960)))
+            width = data.get("frame_width", 960)
+            if isinstance(width, bool) or not isinstance(width, int) or not 16 <= width <= 20000:
+                raise ModelError(f"{source}: field 'frame_width' is {width!r}, expected 16..20000")
+            model = cls(dice, width)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             if isinstance(exc, ModelError):
                 raise

@@ -7,13 +7,14 @@ costs a player cards while an unsure costs a glance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from farmbox.vision.files import load_colour_image
 from .find import GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, mark_colour, prepare
 from .model import DICE, ColourDiceModel, DieModel
 
@@ -40,13 +41,9 @@ class DiceReading:
 
 
 def read_image(path: Path | str) -> np.ndarray:
-    """A BGR image from a file; an unreadable file is an :class:`OSError` naming it."""
-    if not Path(path).is_file():
-        raise OSError(f"cannot read image {path}: no such file")
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise OSError(f"cannot read image {path}")
-    return img
+    """A BGR image from a file, its size checked before decoding; a missing, unreadable,
+    oversized or oddly shaped file is a one-line error naming it."""
+    return load_colour_image(path)
 
 
 def _distance(f: tuple[float, ...], g: tuple[float, ...]) -> float:
@@ -143,11 +140,35 @@ def _images(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
 
 
-def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceModel:
+def weak_colours(model: ColourDiceModel) -> dict[str, list[str]]:
+    """Leave-one-out over the enrollment shots: each shot's mark read against the other shots.
+    Die -> the colours one of whose shots is read wrong or unsure that way (shoot them again;
+    a colour with a single shot cannot be checked and counts as weak)."""
+    weak: dict[str, list[str]] = {}
+    for name, die in model.dice.items():
+        bad = set()
+        for colour, shots in die.samples.items():
+            if len(shots) < 2:
+                bad.add(colour)
+                continue
+            for i, shot in enumerate(shots):
+                rest = {c: ([v for j, v in enumerate(vs) if j != i] if c == colour else vs)
+                        for c, vs in die.samples.items()}
+                got, conf = classify(DieModel(die.body, die.side_px, rest, die.mark_share), shot)
+                if got != colour or conf < UNSURE_BELOW:
+                    bad.add(colour)
+        weak[name] = sorted(bad)
+    return weak
+
+
+def enroll(samples: Path | str, progress: Iterable | None = None,
+           on_progress: Callable[[int, int], None] | None = None) -> ColourDiceModel:
     """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image).
 
     Two passes: first each die's body colour and size (the largest foreground object), then
-    each sample's mark colour read exactly as :func:`read_frame` reads it.
+    each sample's mark colour read exactly as :func:`read_frame` reads it.  ``progress`` is a
+    tqdm-like bar (``update(1)`` per image and pass), ``on_progress(done, total)`` a callback
+    (total: twice the images, one step per image and pass).
     """
     samples = Path(samples)
     if not samples.is_dir():
@@ -165,6 +186,17 @@ def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceM
     for name, colours in layout.items():
         if len(colours) < 2:
             raise ValueError(f"{samples}/{name}: need images of at least 2 colours")
+    total = 2 * sum(len(paths) for colours in layout.values() for paths in colours.values())
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress.update(1)  # type: ignore[attr-defined]
+        if on_progress is not None:
+            on_progress(done, total)
+
     frames: dict[str, dict[str, list[Frame]]] = {}
     bodies: dict[str, list] = {}
     sizes: dict[str, list] = {}
@@ -186,8 +218,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceM
                 body_l = float(np.percentile(L, 80 if name == "white" else 20))
                 bodies.setdefault(name, []).append(body_l)
                 sizes.setdefault(name, []).append(np.sqrt(b.area) / 1.15)
-                if progress is not None:
-                    progress.update(1)  # type: ignore[attr-defined]
+                step()
     model = ColourDiceModel({
         name: DieModel((float(np.median(bodies[name])), 128.0, 128.0), float(np.median(sizes[name])))
         for name in layout
@@ -196,6 +227,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None) -> ColourDiceM
         shares = []
         for colour, fs in colours.items():
             for frame in fs:
+                step()
                 frame = _frame_for(model, name, frame)
                 found, _ = _find_die(frame, model, name)
                 mark = mark_colour(frame, found[0]) if found else None

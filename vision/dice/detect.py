@@ -49,16 +49,32 @@ def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
     A die's colour often shows only as a ring around each face's picture, so nearby pieces are
     joined (a dilation of about a fifth of a die's radius) before picking the largest.
     """
+    found = blobs_of(mask, scale, min_area, 1)
+    return found[0] if found else None
+
+
+def blobs_of(mask: np.ndarray, scale: float, min_area: float, most: int = 3) -> list[Blob]:
+    """Up to ``most`` die-sized regions of a working-image mask, largest first (see
+    :func:`blob_of`)."""
     m = mask.astype(np.uint8)  # no opening: a die's colour may be only thin rings
     r = max(1, int(round(0.2 * np.sqrt(min_area / np.pi) * scale)))
     joined = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    if n <= 1:
-        return None
-    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    piece = (lab == k) & (m > 0)
-    if piece.sum() < min_area * scale * scale * 0.15:
-        return None
+    out: list[Blob] = []
+    for k in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA]):
+        if len(out) >= most:
+            break
+        piece = (lab == k) & (m > 0)
+        if piece.sum() < min_area * scale * scale * 0.15:
+            break
+        b = _hull_blob(piece, scale, min_area)
+        if b is not None:
+            out.append(b)
+    return out
+
+
+def _hull_blob(piece: np.ndarray, scale: float, min_area: float) -> Blob | None:
+    """The filled convex hull of one piece of mask, in full-frame pixels."""
     pts = cv2.findNonZero(piece.astype(np.uint8))
     hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float32)
     area = float(cv2.contourArea(hull)) / (scale * scale)
@@ -69,7 +85,7 @@ def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
     cov = np.array([[mom["mu20"], mom["mu11"]], [mom["mu11"], mom["mu02"]]]) / mom["m00"]
     ev = np.linalg.eigvalsh(cov)
     elong = float(np.sqrt(ev[1] / max(ev[0], 1e-9)))
-    h, w = mask.shape
+    h, w = piece.shape
     x, y, bw, bh = cv2.boundingRect(hull.astype(np.int32))
     border = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     return Blob(centre=((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5),
@@ -78,11 +94,40 @@ def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
 
 
 def find_dice(frame: np.ndarray, densities: np.ndarray, floor: float, min_area: float,
-              gains: np.ndarray | None = None) -> list[Blob | None]:
-    """The green and the red die's blobs (None where a die is not seen)."""
+              gains: np.ndarray | None = None, apart: bool = True) -> list[Blob | None]:
+    """The green and the red die's blobs (None where a die is not seen).
+
+    Two dice never overlap: when the largest region of each die's colour is the same object
+    (a die whose own colour is only a thin ring, next to a die whose shading passes for that
+    colour), the object goes to the die whose colour covers more of it, and the other die takes
+    its next region apart from it (or is not seen).  ``apart=False`` skips that (enrollment:
+    one die per photo, known which)."""
     labels = label_dice(frame, densities, floor, gains)
     scale = work_scale(frame)
-    return [blob_of(labels == k + 1, scale, min_area) for k in range(len(densities) - 1)]
+    candidates = [blobs_of(labels == k + 1, scale, min_area) for k in range(len(densities) - 1)]
+    chosen: list[Blob | None] = [c[0] if c else None for c in candidates]
+    a, b = (chosen + [None, None])[:2]
+    if apart and a is not None and b is not None and _same_object(a, b):
+        share = [_colour_share(labels, a, scale, k + 1) for k in range(2)]
+        keep = int(np.argmax(share))
+        kept = (a, b)[keep]
+        rest = [c for c in candidates[1 - keep][1:] if not _same_object(c, kept)]
+        chosen[1 - keep] = rest[0] if rest else None
+    return chosen
+
+
+def _same_object(a: Blob, b: Blob) -> bool:
+    """Whether two silhouettes are one object (their centres closer than the smaller radius:
+    two real dice, even touching, are about two radii apart)."""
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) < min(a.radius, b.radius)
+
+
+def _colour_share(labels: np.ndarray, blob: Blob, scale: float, label: int) -> float:
+    """Share of the working-image pixels inside ``blob`` labelled ``label``."""
+    mask = np.zeros(labels.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+    inside = mask > 0
+    return float((labels[inside] == label).sum()) / max(1, int(inside.sum()))
 
 
 def sharpness(frame: np.ndarray, blob: Blob) -> float:

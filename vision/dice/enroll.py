@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from farmbox.vision.files import load_colour_image
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, histogram
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
@@ -38,11 +39,8 @@ MIN_CHROMA_STEP = 0.03
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a colour image or raise a one-line ValueError naming it."""
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ValueError(f"cannot read image {path}")
-    return img
+    """Read a colour image (its size checked before decoding) or raise a one-line error naming it."""
+    return load_colour_image(path)
 
 
 @dataclass(frozen=True)
@@ -198,7 +196,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         # pictures: what is clearly not the die's colour (a buffer keeps its shades out)
         pictures = hull.astype(bool) & (np.abs(chroma - centre).sum(axis=2) > 0.8 * spread)
         body = core
-        masks.append((body, pictures))
+        masks.append((body, pictures, hull.astype(bool)))
         colours.append(centre)
 
     # 2. which photos show the green die: two colour groups, named by the faces only one die has
@@ -221,23 +219,47 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # "other" is the table and the pictures on the dice (their pale or white parts must not
     # pass for the other die's colour), whichever is denser
     counts = np.zeros((4, BINS, BINS), np.float32)
+    whole = np.zeros((2, BINS, BINS), np.float32)   # each die's whole silhouette
     counts[0] += histogram(bg, np.ones(bg.shape[:2], bool))
-    for small, (body, pictures), d in zip(smalls, masks, die_of):
+    for small, (body, pictures, hull), d in zip(smalls, masks, die_of):
         ring = cv2.dilate((body | pictures).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         counts[0] += histogram(small, ~ring) * 0.1
         counts[1] += histogram(small, pictures)
         counts[2 + d] += histogram(small, body)
+        whole[d] += histogram(small, hull)
     dens = [density(c) for c in counts]
-    densities = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
     floor = 0.5 / (BINS * BINS)
+    first = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
+    # a colour about as common on the other die's silhouette is not this die's own (a cream
+    # sticker on each die): when most of what was taken for a die's body is such a colour,
+    # its body is learnt again from what its silhouette shows and the other die's does not
+    share = [density(w) for w in whole]
+    relearnt = False
+    for d in (0, 1):
+        shared = share[1 - d] >= SHARED * share[d]
+        own = whole[d] * ~shared
+        if float((dens[2 + d] * shared).sum()) > 0.5 and own.sum() > 0:
+            dens[1] = np.maximum(dens[1], density(whole[d] * shared))
+            dens[2 + d] = density(own)
+            relearnt = True
+    second = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
 
-    # 4. the dice as the reader will find them
+    # 4. the dice as the reader will find them (with the relearnt colours if they find every
+    # die, else with the first ones)
+    min_area = 0.35 * float(np.median(first_areas))
     found: list[Blob] = []
-    for (face, img, name), d in zip(samples, die_of):
-        blob = find_dice(img, densities, floor, min_area=0.35 * float(np.median(first_areas)))[d]
-        if blob is None:
-            raise ValueError(f"sample {name}: the {DICE[d]} die is not found by its colour")
-        found.append(blob)
+    for densities in ((second, first) if relearnt else (first,)):
+        found = []
+        for (face, img, name), d in zip(samples, die_of):
+            blob = find_dice(img, densities, floor, min_area=min_area, apart=False)[d]
+            if blob is None:
+                break
+            found.append(blob)
+        if len(found) == len(samples):
+            break
+    if len(found) < len(samples):
+        face, img, name = samples[len(found)]
+        raise ValueError(f"sample {name}: the {DICE[die_of[len(found)]]} die is not found by its colour")
     areas = np.array([[b.area for b, d in zip(found, die_of) if d == k] or [np.nan] for k in (0, 1)],
                      dtype=object)
     die_area = np.array([np.median(a) for a in areas], np.float32)
@@ -279,7 +301,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         max_elongation=float(max(b.elongation for b in found)), min_score=0.0, min_margin=0.0)
 
     # 6. thresholds from leave-one-out reads of the samples themselves
-    tops, margins = [], []
+    tops, margins, wrong_leads = [], [], []
     for i, ((face, img, _), b, d) in enumerate(zip(samples, found, die_of)):
         fs = score_faces(model, img, balance_gains(img), b, int(d),
                          exclude=np.arange(i, len(model.templates), n))
@@ -289,7 +311,9 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         others = [s for f, s in fs.scores.items() if f != face]
         tops.append(fs.scores[face])
         margins.append(fs.scores[face] - max(others, default=-1.0))
-    model.min_score, model.min_margin = calibrate(np.array(tops), np.array(margins))
+        if margins[-1] < 0:
+            wrong_leads.append(-margins[-1])
+    model.min_score, model.min_margin = calibrate(np.array(tops), np.array(margins), np.array(wrong_leads))
     return model
 
 
@@ -344,18 +368,30 @@ def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> f
     return float(np.mean(gaps)) if gaps else 0.0
 
 
-#: Bounds of the learned thresholds (a handful of samples is a noisy estimate).
+#: A colour whose share of the other die's silhouette is at least this part of its share of
+#: this die's is shared by both dice (a picture's colour, not a body's).
+SHARED = 0.5
+
+#: Bounds of the learned thresholds (a handful of samples is a noisy estimate).  The margin's
+#: floor is low: art whose faces look alike (flat silhouettes) gives every face a small lead,
+#: and what a wrong face can lead by is measured by the leave-one-out reads themselves.
 SCORE_RANGE = (0.50, 0.60)
-MARGIN_RANGE = (0.06, 0.12)
+MARGIN_RANGE = (0.025, 0.12)
+#: The accepted lead stays this far above the most a wrong face led by in leave-one-out.
+WRONG_LEAD_FACTOR = 1.5
 
 
-def calibrate(tops: np.ndarray, margins: np.ndarray) -> tuple[float, float]:
-    """Acceptance thresholds from leave-one-out scores of correct faces: well below the worst
-    correct score, and a margin that the correct faces clear."""
+def calibrate(tops: np.ndarray, margins: np.ndarray, wrong_leads: np.ndarray | None = None
+              ) -> tuple[float, float]:
+    """Acceptance thresholds from leave-one-out reads of the enrollment photos: a score well
+    below the worst correct one; a margin that most correct faces clear (a share of their
+    10th percentile) and that no face read wrong in leave-one-out reached."""
     if len(tops) == 0:
         return 0.45, 0.08
     min_score = float(np.clip(np.percentile(tops, 10) - 0.25, *SCORE_RANGE))
-    min_margin = float(np.clip(0.3 * np.percentile(margins, 10), *MARGIN_RANGE))
+    worst = float(wrong_leads.max()) if wrong_leads is not None and len(wrong_leads) else 0.0
+    min_margin = float(np.clip(max(0.3 * np.percentile(margins, 10), WRONG_LEAD_FACTOR * worst),
+                               *MARGIN_RANGE))
     return min_score, min_margin
 
 

@@ -16,6 +16,9 @@ RINGS = 12
 ANGLES = 48
 #: Disc radius in pixels after rescaling every die to the same size.
 DISC = 24.0
+#: Share of the broad picture taken away (a high-pass of that reach, in pixels of the disc).
+DETAIL = 0.75
+DETAIL_SIGMA = 4.0
 
 
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
@@ -37,6 +40,9 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
     small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
     small = np.clip(small.astype(np.float32) * gains / 255.0, 0, 1)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    if DETAIL:
+        # outlines count more than the broad blob of a picture (silhouettes of one colour)
+        lab = lab - DETAIL * cv2.GaussianBlur(lab, (0, 0), DETAIL_SIGMA)
     out = np.empty((len(offsets), ANGLES, RINGS, 3), np.float32)
     for i, (dx, dy) in enumerate(offsets):
         cx = (centre[0] + dx * radius - x0) * size[0] / (x1 - x0)

@@ -9,12 +9,22 @@ from pathlib import Path
 
 import numpy as np
 
-from farmbox.vision.files import write_atomic
-
+from farmbox.vision.dice.faces import DICE, FACES
 from farmbox.vision.dice.features import ANGLES, RINGS, spectra
+from farmbox.vision.files import VisionInputError, write_atomic
 
 KIND = "farmbox-dice"
-VERSION = 1
+#: 2: top-face descriptors with the broad picture partly taken away (a high-pass).
+VERSION = 2
+
+
+class ModelError(VisionInputError):
+    """A dice model file that cannot be used (one line naming the file and the field)."""
+
+
+#: Scalar fields and their allowed ranges.
+SCALARS = {"floor": (0.0, 1e6), "perspective": (0.5, 2.0), "rho": (0.05, 2.0), "sharpness": (0.0, 1e6),
+           "max_elongation": (1.0, 10.0), "min_score": (-1.0, 1.0), "min_margin": (0.0, 2.0)}
 
 
 @dataclass
@@ -73,24 +83,57 @@ class DiceModel:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}
         except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise ValueError(f"dice model {path} is corrupt ({type(exc).__name__})") from None
-        if str(arrays.get("kind", "")) != KIND:
-            raise ValueError(f"{path} is not a dice model")
-        version = int(arrays.get("version", -1))
+            raise ModelError(f"dice model {path} is corrupt ({type(exc).__name__})") from None
+        if arrays.get("kind") is None or arrays["kind"].dtype.kind != "U" or str(arrays["kind"]) != KIND:
+            raise ModelError(f"{path} is not a dice model")
+        v = arrays.get("version")
+        version = int(v) if v is not None and v.dtype.kind in "iu" and v.ndim == 0 else v
         if version != VERSION:
-            raise ValueError(f"dice model {path} has version {version}, this farmbox reads version "
+            raise ModelError(f"dice model {path} has version {version!r}, this farmbox reads version "
                              f"{VERSION}: enroll the dice again")
-        try:
-            values = {f.name: arrays[f.name] for f in fields(cls)}
-        except KeyError as exc:
-            raise ValueError(f"dice model {path} is corrupt (no {exc.args[0]})") from None
-        for name in ("floor", "perspective", "rho", "sharpness", "max_elongation", "min_score",
-                     "min_margin"):
-            values[name] = float(values[name])
-        values["templates"] = values["templates"].astype(np.float32)
-        model = cls(**values)
-        k = len(model.templates)
-        if (model.templates.shape[1:] != (ANGLES, RINGS, 3) or model.template_face.shape != (k,)
-                or model.template_die.shape != (k,) or model.densities.ndim != 3 or k == 0):
-            raise ValueError(f"dice model {path} is corrupt (bad array shapes)")
-        return model
+        for f in fields(cls):
+            if f.name not in arrays:
+                raise ModelError(f"dice model {path}: field {f.name!r} is missing")
+
+        def bad(name: str, why: str) -> ModelError:
+            return ModelError(f"dice model {path}: field {name!r} {why}")
+
+        values: dict = {}
+        for name, (lo, hi) in SCALARS.items():
+            a = arrays[name]
+            if a.ndim != 0 or a.dtype.kind not in "fiu":
+                raise bad(name, "must be one number")
+            x = float(a)
+            if not np.isfinite(x) or not lo <= x <= hi:
+                raise bad(name, f"is {x!r}, expected a finite number in [{lo}, {hi}]")
+            values[name] = x
+        templates = arrays["templates"]
+        if templates.dtype.kind != "f" or templates.ndim != 4 or templates.shape[1:] != (ANGLES, RINGS, 3) \
+                or not len(templates):
+            raise bad("templates", f"has shape {templates.shape} ({templates.dtype}), expected "
+                      f"(K, {ANGLES}, {RINGS}, 3) floats")
+        if not np.isfinite(templates).all():
+            raise bad("templates", "holds values that are not finite")
+        k = len(templates)
+        for name, count in (("template_face", len(FACES)), ("template_die", len(DICE))):
+            a = arrays[name]
+            if a.dtype.kind not in "iu" or a.shape != (k,):
+                raise bad(name, f"has shape {a.shape} ({a.dtype}), expected ({k},) integers")
+            if a.min() < 0 or a.max() >= count:
+                raise bad(name, f"holds indices outside 0..{count - 1}")
+            values[name] = a.astype(np.int64)
+        dens = arrays["densities"]
+        if dens.dtype.kind != "f" or dens.ndim != 3 or dens.shape[0] != len(DICE) + 1 \
+                or dens.shape[1] != dens.shape[2] or not np.isfinite(dens).all() or (dens < 0).any():
+            raise bad("densities", f"has shape {dens.shape} ({dens.dtype}), expected "
+                      f"({len(DICE) + 1}, B, B) finite non-negative floats")
+        size = arrays["frame_size"]
+        if size.dtype.kind not in "iu" or size.shape != (2,) or size.min() < 16 or size.max() > 20000:
+            raise bad("frame_size", f"is {size.tolist()!r}, expected (width, height) in 16..20000")
+        area = arrays["die_area"]
+        if area.dtype.kind not in "fiu" or area.shape != (len(DICE),) or not np.isfinite(area).all() \
+                or (area <= 0).any():
+            raise bad("die_area", f"is {area.tolist()!r}, expected {len(DICE)} positive areas")
+        values.update(templates=templates.astype(np.float32), densities=dens.astype(np.float32),
+                      frame_size=size.astype(np.int64), die_area=area.astype(np.float64))
+        return cls(**values)

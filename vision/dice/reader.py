@@ -44,7 +44,8 @@ HIDDEN_AREA = 0.8
 TILT_ELONGATION = 0.035
 SOME_ELONGATION = 0.02
 
-#: A die this much less sharp than at enrollment is moving.
+#: A die this much less sharp than at enrollment is smeared (unsure; never "motion" from one
+#: frame).
 MOTION_SHARPNESS = 0.6
 #: A silhouette this elongated is smeared by motion.
 MOTION_ELONGATION = 1.35
@@ -150,6 +151,16 @@ def _touching(a: Blob, b: Blob) -> bool:
     return max(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in pts.reshape(-1, 2)) >= -gap
 
 
+def _perspective_stretch(model: DiceModel, frame_shape: tuple[int, ...], blob: Blob) -> float:
+    """How much longer than round a flat die's silhouette looks from perspective alone: the top
+    face sits (perspective - 1) times the die's distance from the image centre further out
+    than its foot, so a die near the frame's edge looks stretched towards it.  (Enrollment
+    dice lie nearer the centre; the learned limit keeps their own share.)"""
+    h, w = frame_shape[:2]
+    r = float(np.hypot(blob.centre[0] - (w - 1) / 2, blob.centre[1] - (h - 1) / 2))
+    return max(0.0, model.perspective - 1.0) * r / (2.0 * max(blob.radius, 1.0))
+
+
 class DiceReader:
     """Reads rolls with an enrolled :class:`DiceModel`."""
 
@@ -192,23 +203,34 @@ class DiceReader:
         m = self.model
         gains = balance_gains(frame)
         blobs = self.find(frame, gains)
-        missing = [d for d, b in enumerate(blobs)
-                   if b is None or b.area < HIDDEN_AREA * m.scaled_area(d, frame.shape[1])]
-        if any(self.smeared(frame, gains, d) for d in missing):
-            return DiceReading(None, 0.0, "motion")
-        if len(missing) == 2:
+        expected = [m.scaled_area(d, frame.shape[1]) for d in range(len(blobs))]
+        if all(b is None for b in blobs):
+            # one still frame never says "motion" (only the stillness detector, comparing
+            # frames, does): a faint smear of a die's colour is a die too blurred to read
+            if any(self.smeared(frame, gains, d) for d in range(len(blobs))):
+                return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "no dice")
-        if missing or any(b.touches_border for b in blobs):
+        # a die cut by the frame's edge is out of view; one wholly in view near it is read
+        if any(b is not None and b.touches_border and b.area < HIDDEN_AREA * e
+               for b, e in zip(blobs, expected)):
+            return DiceReading(None, 0.0, "die out of view")
+        missing = [d for d, b in enumerate(blobs) if b is None or b.area < HIDDEN_AREA * expected[d]]
+        if missing:
+            if any(self.smeared(frame, gains, d) for d in missing):
+                return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "one die hidden")
         faces, confs = [], []
         # touching dice hide part of each other's silhouette: then only the top face counts
         touching = _touching(blobs[0], blobs[1])
         for die, blob in enumerate(blobs):
-            expected = m.scaled_area(die, frame.shape[1])
+            expected_area = expected[die]
             if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or (
                     not touching and blob.elongation > MOTION_ELONGATION):
-                return DiceReading(None, 0.0, "motion")
-            stretch = 0.0 if touching else blob.elongation - m.max_elongation
+                # smeared (a die still rolling, or a shaken camera): a person would hesitate
+                # too; whether it moves is for the stillness detector to say
+                return DiceReading(None, 0.0, "unsure")
+            stretch = 0.0 if touching else blob.elongation - _perspective_stretch(m, frame.shape, blob) \
+                - m.max_elongation
             if stretch > TILT_ELONGATION:
                 return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
@@ -220,7 +242,7 @@ class DiceReader:
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (stretch > SOME_ELONGATION and weak)):
                 return DiceReading(None, min(conf, 0.4), "die tilted")
-            if blob.area > 1.6 * expected:
+            if blob.area > 1.6 * expected_area:
                 return DiceReading(None, conf, "unsure")
             faces.append(face)
             confs.append(conf)

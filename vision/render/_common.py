@@ -53,14 +53,48 @@ def cloth_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return shade[..., None] * base
 
 
+def white_cloth_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A near-white woven tablecloth (float32 BGR): as pale as a white die's body."""
+    w, h = size
+    base = np.array([rng.uniform(215, 238), rng.uniform(220, 240), rng.uniform(222, 242)], np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(3.0, 6.0)
+    weave = np.sin(xx * 2 * np.pi / period) * np.sin(yy * 2 * np.pi / period)
+    folds = smooth_noise(rng, size, (5, 4))
+    grain = rng.standard_normal((h, w)).astype(np.float32)
+    shade = 1.0 + 0.03 * weave + 0.05 * folds + 0.02 * grain
+    return shade[..., None] * base
+
+
+def striped_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A striped tablecloth (float32 BGR): two muted colours in bands a few cm wide."""
+    w, h = size
+    palette = [(200, 205, 210), (150, 120, 80), (170, 160, 150), (120, 90, 70), (210, 190, 160)]
+    i, j = rng.choice(len(palette), 2, replace=False)
+    a, b = (np.array(palette[k], np.float32) for k in (i, j))
+    angle = rng.uniform(0, np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = xx * np.cos(angle) + yy * np.sin(angle)
+    period = rng.uniform(40, 110)
+    band = (np.sin(u * 2 * np.pi / period) > 0).astype(np.float32)
+    band = cv2.GaussianBlur(band, (0, 0), 1.2)
+    shade = 1.0 + 0.05 * smooth_noise(rng, size, (5, 4)) + 0.02 * rng.standard_normal((h, w)).astype(np.float32)
+    return shade[..., None] * (band[..., None] * a + (1 - band[..., None]) * b)
+
+
 def table(rng: np.random.Generator, size: tuple[int, int] = FRAME_SIZE, kind: str | None = None) -> np.ndarray:
-    """A table top: ``kind`` is "wood", "cloth" or None (either)."""
+    """A table top: ``kind`` is "wood", "cloth", "striped", "white" (a near-white cloth) or None
+    (wood or cloth)."""
     if kind is None:
         kind = "wood" if rng.random() < 0.6 else "cloth"
     if kind == "wood":
         return wood_table(rng, size)
     if kind == "cloth":
         return cloth_table(rng, size)
+    if kind == "striped":
+        return striped_table(rng, size)
+    if kind == "white":
+        return white_cloth_table(rng, size)
     raise ValueError(f"unknown table kind {kind!r}")
 
 

@@ -212,11 +212,13 @@ def _camera_tilt(rng: np.random.Generator, size: tuple[int, int], tilt: float) -
 def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[str] | None = None,
           *, size: tuple[int, int] = FRAME_SIZE, card_px: float | None = None,
           tilt: float = 0.06, gap: tuple[float, float] = (0.05, 0.6),
-          table_kind: str | None = None) -> CardScene:
+          table_kind: str | None = None, overlap: float | None = None) -> CardScene:
     """A frame from ``seed`` with ``count`` random cards of ``deck`` (or exactly ``ids``).
 
     Cards are laid on a jittered grid (so they come close but never overlap), turned any way.
     ``card_px`` is the card's short side in pixels (random 105..130 at 960x720 by default).
+    With ``overlap`` (0..1), every second card is laid partly over the card before it, covering
+    about that share of it (the later card lies on top).
     """
     rng = np.random.default_rng(seed)
     cards = DECKS[deck]
@@ -250,6 +252,12 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
         ch = h / rows
         cx = (c + 0.5) * cw + rng.uniform(-0.08, 0.08) * cw
         cy = (r + 0.5) * ch + rng.uniform(-0.08, 0.08) * ch
+        if overlap is not None and len(placed) % 2 == 1:
+            below = placed[-1].corners.mean(axis=0)
+            a = rng.uniform(0, 2 * np.pi)
+            reach = (1.0 - overlap) * short
+            cx = float(np.clip(below[0] + reach * np.cos(a), long_ / 2, w - long_ / 2))
+            cy = float(np.clip(below[1] + reach * np.sin(a), long_ / 2, h - long_ / 2))
         room = min(cw, ch)
         # turn freely when the cell allows it, else stay near portrait or landscape
         if room >= np.hypot(short, long_) * 1.0:

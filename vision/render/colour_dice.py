@@ -117,8 +117,9 @@ def scene(seed: int, dice: dict[str, str] | None = None, *, size: tuple[int, int
     return ColourDiceScene(camera_faults(rng, img), dict(dice), centres)
 
 
-def enrollment_samples(root, per_colour: int = 3, seed: int = 0) -> None:
-    """Write ``root/<white|black>/<colour>/*.jpg``: one die alone per image."""
+def enrollment_samples(root, per_colour: int = 3, seed: int = 0, table_kind: str | None = None) -> None:
+    """Write ``root/<white|black>/<colour>/*.jpg``: one die alone per image (on tables of
+    ``table_kind``, any when None)."""
     from pathlib import Path
 
     from ._common import write_image
@@ -130,5 +131,6 @@ def enrollment_samples(root, per_colour: int = 3, seed: int = 0) -> None:
             d = root / body / colour
             d.mkdir(parents=True, exist_ok=True)
             for k in range(per_colour):
-                write_image(d / f"{k}.jpg", scene(seed * 100003 + n, {body: colour}).image)
+                write_image(d / f"{k}.jpg", scene(seed * 100003 + n, {body: colour},
+                                                  table_kind=table_kind).image)
                 n += 1

@@ -189,8 +189,24 @@ _PENTAGON = np.array([[TEX / 2 + _TEX_R * np.sin(2 * np.pi * k / 5),
                        TEX / 2 - _TEX_R * np.cos(2 * np.pi * k / 5)] for k in range(5)], np.float32)
 
 
-#: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour.
-ARTS = ("badge", "plain")
+#: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour,
+#: "sticker" as a thin dark line drawing on a cream sticker covering most of the face, "flat"
+#: as one flat pale silhouette on the die's colour.
+ARTS = ("badge", "plain", "sticker", "flat")
+
+#: Ink and sticker colours of the "sticker" style, the silhouette colour of "flat".
+STICKER_INK = (45, 40, 35)
+STICKER_CREAM = (200, 232, 245)
+FLAT_SILHOUETTE = (235, 240, 242)
+
+
+def _icon_mask(face: str, r: float) -> np.ndarray:
+    """Where the animal of ``face`` is drawn (TEX x TEX, 0/255)."""
+    a = np.zeros((TEX, TEX, 3), np.uint8)
+    b = np.full((TEX, TEX, 3), 255, np.uint8)
+    ICONS[face](a, (TEX / 2, TEX / 2), r)
+    ICONS[face](b, (TEX / 2, TEX / 2), r)
+    return ((np.abs(a.astype(np.int16) - b).sum(axis=2) < 30)).astype(np.uint8) * 255
 
 
 def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
@@ -207,7 +223,18 @@ def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
     r_in = _TEX_R * np.cos(np.pi / 5)
     if art == "badge":
         cv2.circle(tex, (TEX // 2, TEX // 2), int(r_in * 0.82), badge, -1, cv2.LINE_AA)
-    ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
+    if art in ("badge", "plain"):
+        ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
+        return tex
+    mask = _icon_mask(face, r_in * 0.62)
+    if art == "flat":
+        tex[mask > 0] = FLAT_SILHOUETTE
+        return tex
+    # sticker: a cream pentagon almost as large as the face, the animal's outline in thin ink
+    sticker = (TEX / 2 - _PENTAGON) * 0.18 + _PENTAGON
+    cv2.fillConvexPoly(tex, sticker.astype(np.int32), STICKER_CREAM, cv2.LINE_AA)
+    outline = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    tex[outline > 0] = STICKER_INK
     return tex
 
 
@@ -344,6 +371,7 @@ class Setup:
     @classmethod
     def from_seed(cls, seed: int, size: tuple[int, int] = FRAME_SIZE, table_kind: str | None = None,
                   art: str = "badge") -> "Setup":
+        """A mounted box from ``seed``: camera height and focal length, table, light."""
         rng = np.random.default_rng([seed, 1])
         cam = Camera(size=size, focal=float(rng.uniform(820, 1000)) * size[0] / 960,
                      height=float(rng.uniform(36, 48)))
@@ -399,12 +427,15 @@ def _compose(rng: np.random.Generator, setup: Setup, poses: list[DiePose], *, li
 
 def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[str, str] | None = None,
                  hidden: str | None = None, tilted: str | None = None, motion: bool = False,
-                 touching: bool | None = None, size: tuple[int, int] = FRAME_SIZE) -> tuple[np.ndarray, dict]:
+                 touching: bool | None = None, near_edge: str | None = None, out_of_view: str | None = None,
+                 size: tuple[int, int] = FRAME_SIZE) -> tuple[np.ndarray, dict]:
     """One frame with both dice thrown (BGR uint8) and its truth.
 
     ``setup`` is the mounted box (a Setup or a seed; default: from ``seed``). ``hidden`` leaves
     that die out of the frame, ``tilted`` leans that die on an edge, ``motion`` smears both dice
-    as if still rolling, ``touching`` puts the dice side by side. truth["faces"] is
+    as if still rolling, ``touching`` puts the dice side by side, ``near_edge`` puts that die
+    close to the frame's edge but wholly in view, ``out_of_view`` puts it partly out of the
+    frame (its centre a few pixels inside the edge). truth["faces"] is
     (green, red) for a readable roll and None otherwise.
     """
     if not isinstance(setup, Setup):
@@ -427,6 +458,15 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
                 if abs(x) <= lim_x and abs(y) <= lim_y:
                     pose.x, pose.y = float(x), float(y)
                     break
+        if die in (near_edge, out_of_view):
+            w, h = setup.camera.size
+            # the silhouette's radius in pixels: about 1.38 edges at the camera's scale
+            r = 1.38 * setup.edge * setup.camera.focal / setup.camera.height
+            inset = 1.15 * r + 4 if die == near_edge else float(rng.uniform(0.1, 0.5)) * r
+            side = int(rng.integers(4))
+            u = float(rng.uniform(0.3, 0.7))
+            px, py = [(inset, u * h), (w - inset, u * h), (u * w, inset), (u * w, h - inset)][side]
+            pose.x, pose.y = (float(c) for c in setup.camera.table_point(px, py))
         if die == tilted:
             pose.tilt = float(rng.uniform(np.radians(22), np.radians(32)))
             pose.tilt_axis = float(rng.uniform(0, 2 * np.pi))
@@ -439,12 +479,12 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
             d = rng.uniform(1.0, 2.0) * setup.edge
             moves.append((d * np.cos(a), d * np.sin(a), float(rng.uniform(-1.0, 1.0))))
     image = _compose(rng, setup, poses, lighting=Lighting.random(rng), motion=moves)
-    readable = hidden is None and tilted is None and not motion
+    readable = hidden is None and tilted is None and not motion and out_of_view is None
     truth = {
         "faces": (poses[0].face, poses[1].face) if readable else None,
         "dice": {p.die: {"face": p.face, "top": p.top_centre(setup.camera), "tilted": bool(p.tilt)}
                  for p in poses},
-        "hidden": hidden, "tilted": tilted, "motion": motion,
+        "hidden": hidden, "tilted": tilted, "motion": motion, "out_of_view": out_of_view,
     }
     return image, truth
 

@@ -1,0 +1,170 @@
+"""The card model file is checked field by field; images are checked for size before decoding.
+Every problem is one line naming the file (and the field), exit status 2 from ``farmbox``."""
+
+import io
+import json
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from farmbox.firmware.cli import main
+from farmbox.vision.cards import ModelError, enroll, load_model, save_model
+from farmbox.vision.cards.model import ARRAYS
+from farmbox.vision.render.cards import enrollment_samples
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    root = tmp_path_factory.mktemp("deck")
+    enrollment_samples(root / "samples", "symbols", per_card=2, seed=5)
+    path = root / "deck.npz"
+    save_model(enroll(root / "samples"), path)
+    return path
+
+
+def _rewrite(src, dst, header_change=None, array_change=None):
+    """A copy of model ``src`` at ``dst`` with header fields or arrays replaced."""
+    with np.load(src, allow_pickle=False) as z:
+        header = json.loads(bytes(z["header"]).decode())
+        arrays = {k: np.array(z[k]) for k in z.files if k != "header"}
+    header.update(header_change or {})
+    for k, v in (array_change or {}).items():
+        if v is None:
+            arrays.pop(k)
+        else:
+            arrays[k] = v(arrays[k]) if callable(v) else v
+    with open(dst, "wb") as f:
+        np.savez(f, header=np.frombuffer(json.dumps(header).encode(), np.uint8), **arrays)
+    return dst
+
+
+def test_a_saved_model_loads_back_whole(model_file):
+    m = load_model(model_file)
+    assert len(m.cards) == 12 and m.enrolled == 24 and m.min_lead > 0 and m.max_distance > 0
+    for name in ARRAYS:
+        assert np.isfinite(getattr(m, name)).all()
+
+
+def test_a_version_1_model_asks_to_enroll_again(model_file, tmp_path):
+    p = _rewrite(model_file, tmp_path / "old.npz", {"version": 1})
+    with pytest.raises(ModelError, match="version 1.*enroll the deck again"):
+        load_model(p)
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"ratio": 3.0}, "ratio"),
+    ({"ratio": "wide"}, "ratio"),
+    ({"max_distance": float("nan")}, "max_distance"),
+    ({"min_lead": -1}, "min_lead"),
+    ({"enrolled": 0}, "enrolled"),
+    ({"enrolled": True}, "enrolled"),
+    ({"labels": []}, "labels"),
+    ({"labels": [1, 2]}, "labels"),
+    ({"weak": "all"}, "weak"),
+])
+def test_bad_header_fields_are_named(model_file, tmp_path, change, field):
+    p = _rewrite(model_file, tmp_path / "bad.npz", change)
+    with pytest.raises(ModelError, match=f"'{field}'") as e:
+        load_model(p)
+    assert str(p) in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"class_means": lambda a: np.where(np.arange(a.size).reshape(a.shape) == 3, np.nan, a)}, "class_means"),
+    ({"projection": lambda a: a[:, :0]}, "projection"),
+    ({"mean": lambda a: a[:-1]}, "mean"),
+    ({"scale": lambda a: -a}, "scale"),
+    ({"class_card": lambda a: a + 100}, "class_card"),
+    ({"class_card": lambda a: a.astype(np.float32)}, "class_card"),
+    ({"templates": lambda a: a[:3]}, "templates"),
+    ({"class_means": None}, "class_means"),
+])
+def test_bad_arrays_are_named(model_file, tmp_path, change, field):
+    p = _rewrite(model_file, tmp_path / "bad.npz", array_change=change)
+    with pytest.raises(ModelError, match=f"'{field}'|{field}"):
+        load_model(p)
+
+
+def test_bad_model_through_the_cli_is_one_line_and_exit_2(model_file, tmp_path, capsys):
+    p = _rewrite(model_file, tmp_path / "bad.npz", {"max_distance": float("inf")})
+    img = tmp_path / "t.png"
+    cv2.imwrite(str(img), np.full((120, 160, 3), 90, np.uint8))
+    assert main(["vision", "read", "cards", "--model", str(p), str(img), "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "max_distance" in err[0] and str(p) in err[0]
+
+
+def _png_header(width, height):
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    return b"\x89PNG\r\n\x1a\n" + chunk
+
+
+@pytest.mark.parametrize("kind", ["cards", "dice", "colour-dice"])
+def test_a_png_claiming_60000_square_is_refused_before_decoding(model_file, tmp_path, capsys, kind):
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_png_header(60000, 60000) + b"\x00" * 64)
+    from farmbox.vision.files import load_colour_image
+    with pytest.raises(ValueError, match="60000x60000 is too large"):
+        load_colour_image(bomb)
+    if kind == "cards":
+        assert main(["vision", "read", "cards", "--model", str(model_file), str(bomb)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "too large" in err[0] and "bomb.png" in err[0]
+
+
+def test_a_2x4000_image_is_refused(model_file, tmp_path, capsys):
+    thin = tmp_path / "thin.png"
+    cv2.imwrite(str(thin), np.zeros((4000, 2, 3), np.uint8))
+    assert main(["vision", "read", "cards", "--model", str(model_file), str(thin)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "2x4000" in err[0]
+
+
+def test_a_jpeg_header_is_read_without_decoding(tmp_path):
+    from farmbox.vision.files import image_size
+    ok, buf = cv2.imencode(".jpg", np.zeros((37, 53, 3), np.uint8))
+    p = tmp_path / "a.jpg"
+    p.write_bytes(buf.tobytes())
+    assert image_size(p) == (53, 37)
+    q = tmp_path / "b.png"
+    cv2.imwrite(str(q), np.zeros((21, 34, 3), np.uint8))
+    assert image_size(q) == (34, 21)
+    r = tmp_path / "c.bin"
+    r.write_bytes(io.BytesIO(b"hello world").getvalue())
+    assert image_size(r) is None
+
+
+def test_enrollment_reports_progress_and_flags_a_mislabelled_card():
+    from farmbox.vision.cards import enroll_shots
+    from farmbox.vision.render.cards import SYMBOLS, card_face
+    ids = sorted(SYMBOLS)
+    rng = np.random.default_rng(3)
+    shots = []
+    for cid in ids:
+        for _ in range(2):
+            face = card_face("symbols", cid).astype(np.float32) * rng.uniform(0.8, 1.1, 3)
+            shots.append((cid, np.clip(face, 0, 255).astype(np.uint8)))
+    # the owner shot the wrong card for one of diamond-1-solid's two shots
+    shots[ids.index("diamond-1-solid") * 2 + 1] = ("diamond-1-solid", card_face("symbols", "oval-3-open").copy())
+    steps = []
+    model, check = enroll_shots(shots, lambda done, total: steps.append((done, total)), jitter=3)
+    assert steps == [(k, len(shots)) for k in range(1, len(shots) + 1)]
+    assert "diamond-1-solid" in check.weak and model.weak == check.weak
+    assert len(check.shots) == len(shots)
+    assert len(check.weak) <= 3  # the other cards' own shots agree
+
+
+def test_one_shot_per_card_enrolls_with_finite_limits_and_every_card_weak():
+    from farmbox.vision.cards import CardReader, enroll_shots
+    from farmbox.vision.render.cards import SYMBOLS, card_face, scene
+    ids = sorted(SYMBOLS)
+    model, check = enroll_shots([(cid, card_face("symbols", cid).copy()) for cid in ids], jitter=4)
+    assert np.isfinite(model.max_distance) and model.min_lead == 0.5
+    assert check.weak == ids  # nothing to check a single shot against
+    s = scene(4711, "symbols", ids=["oval-2-open", "diamond-3-solid"])
+    got = [r.id for r in CardReader(model).read(s.image)]
+    assert len(got) == 2 and set(got) - {None} <= {"oval-2-open", "diamond-3-solid"}
