@@ -21,14 +21,14 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from farmbox.vision.cards import CardReader, enroll, find_cards  # noqa: E402
-from farmbox.vision.colour_dice import enroll as enroll_dice  # noqa: E402
-from farmbox.vision.colour_dice import read_frame  # noqa: E402
-from farmbox.vision.render import cards as card_scenes  # noqa: E402
-from farmbox.vision.render import colour_dice as dice_scenes  # noqa: E402
+from farmbox.vision.cards import CardReader, enroll, find_cards
+from farmbox.vision.colour_dice import enroll as enroll_dice
+from farmbox.vision.colour_dice import read_frame
+from farmbox.vision.render import cards as card_scenes
+from farmbox.vision.render import colour_dice as dice_scenes
 
 
 def _fastest(repeat: int, fn, *args):

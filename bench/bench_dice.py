@@ -26,13 +26,13 @@ from collections import Counter
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import cv2
+import numpy as np
+from tqdm import tqdm
 
-from farmbox.vision.dice.enroll import enroll_folder  # noqa: E402
-from farmbox.vision.dice.reader import DiceReader  # noqa: E402
-from farmbox.vision.render.dice import ARTS, Setup, render_scene, write_samples  # noqa: E402
+from farmbox.vision.dice.enroll import enroll_folder
+from farmbox.vision.dice.reader import DiceReader
+from farmbox.vision.render.dice import ARTS, Setup, render_scene, write_samples
 
 HELD_OUT_SEED = 1234567
 #: Tables the setups cycle through, and the unreadable scenes mixed in.

@@ -36,10 +36,10 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from farmbox.firmware.cli import main as farmbox  # noqa: E402
+from farmbox.firmware.cli import main as farmbox
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 

@@ -8,11 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
-from farmbox.vision.dice.enroll import (EXPOSURES, DiceEnrollment, EnrollmentPlan, build_model,
-                                enroll_folder, read_samples)
+from farmbox.vision.dice.enroll import (
+    EXPOSURES,
+    DiceEnrollment,
+    EnrollmentPlan,
+    build_model,
+    enroll_folder,
+    read_samples,
+)
+from farmbox.vision.dice.faces import DICE, FACES
 
 VARIANTS = 1 + len(EXPOSURES)  # each photo is remembered at several exposures
-from farmbox.vision.dice.faces import DICE, FACES
 
 
 def test_enrolled_model_knows_which_die_is_which(model):

@@ -153,7 +153,7 @@ def load_model(path: Path | str) -> CardModel:
     if class_card.min() < 0 or class_card.max() >= len(cards) or len(np.unique(class_card)) != len(cards):
         raise ModelError(f"{path}: card model field 'class_card' does not name each of the "
                          f"{len(cards)} cards")
-    from .learn import feature_length, feature_size  # noqa: PLC0415 (the feature layout)
+    from .learn import feature_length, feature_size
     if d != feature_length(feature_size(ratio)):
         raise ModelError(f"{path}: card model field 'mean' has {d} features, this farmbox makes "
                          f"{feature_length(feature_size(ratio))}; enroll the deck again")

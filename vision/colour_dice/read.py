@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from farmbox.vision.files import load_colour_image
+
 from .find import GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, mark_colour, prepare
 from .model import DICE, ColourDiceModel, DieModel
 

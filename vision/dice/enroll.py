@@ -23,13 +23,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from farmbox.vision.files import load_colour_image
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, histogram
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
 from farmbox.vision.dice.features import polar_patches
 from farmbox.vision.dice.model import DiceModel
 from farmbox.vision.dice.reader import score_faces
+from farmbox.vision.files import load_colour_image
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Extra exposures each enrolled face is also remembered at.
@@ -156,7 +156,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     if missing:
         raise ValueError(f"no samples of {', '.join(missing)}")
     size = samples[0][1].shape[:2]
-    for face, img, name in samples:
+    for _face, img, name in samples:
         if img.shape[:2] != size:
             raise ValueError(f"sample {name} is {img.shape[1]}x{img.shape[0]}, others are "
                              f"{size[1]}x{size[0]} (one camera, one size)")
@@ -172,7 +172,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
 
     # 1. one die per photo, against the empty table
     masks, first_areas, colours = [], [], []
-    for (face, img, name) in progress(samples):
+    for (_face, img, name) in progress(samples):
         body = _die_mask(img, bg)
         blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
         if blob is None:
@@ -250,7 +250,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     found: list[Blob] = []
     for densities in ((second, first) if relearnt else (first,)):
         found = []
-        for (face, img, name), d in zip(samples, die_of):
+        for (_face, img, _name), d in zip(samples, die_of):
             blob = find_dice(img, densities, floor, min_area=min_area, apart=False)[d]
             if blob is None:
                 break

@@ -14,7 +14,7 @@ any way, close together, under a slightly tilted camera, uneven light, noise and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import cv2
 import numpy as np
@@ -133,7 +133,7 @@ def _blank(frame_colour) -> np.ndarray:
     return img
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_face(deck: str, card_id: str) -> np.ndarray:
     """The face of one card, FACE_SIZE, BGR uint8 (cached, do not modify)."""
     w, h = FACE_SIZE
@@ -277,7 +277,7 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
         layers.append((card_face(deck, card_id), hom, corners))
     acc = img
     # shadows first, then the faces; each warped only inside its own bounding box
-    for face, hom, corners in layers:
+    for _face, hom, corners in layers:
         x0, y0 = np.maximum(np.floor(corners.min(axis=0)) - 8, 0).astype(int)
         x1, y1 = np.minimum(np.ceil(corners.max(axis=0)) + 8, [w, h]).astype(int)
         shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])

@@ -206,7 +206,7 @@ def _icon_mask(face: str, r: float) -> np.ndarray:
     b = np.full((TEX, TEX, 3), 255, np.uint8)
     ICONS[face](a, (TEX / 2, TEX / 2), r)
     ICONS[face](b, (TEX / 2, TEX / 2), r)
-    return ((np.abs(a.astype(np.int16) - b).sum(axis=2) < 30)).astype(np.uint8) * 255
+    return (np.abs(a.astype(np.int16) - b).sum(axis=2) < 30).astype(np.uint8) * 255
 
 
 def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
