@@ -224,9 +224,9 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
         name: DieModel((float(np.median(bodies[name])), 128.0, 128.0), float(np.median(sizes[name])))
         for name in layout
     }, WORK_W * 2)
-    for name, colours in frames.items():
+    for name, frames_by_colour in frames.items():
         shares = []
-        for colour, fs in colours.items():
+        for colour, fs in frames_by_colour.items():
             for frame in fs:
                 step()
                 frame = _frame_for(model, name, frame)
@@ -237,7 +237,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
                 shares.append(mark[1])
         model.dice[name].mark_share = float(np.median(shares)) if shares else 0.0
-        missing = [c for c in colours if not model.dice[name].samples.get(c)]
+        missing = [c for c in frames_by_colour if not model.dice[name].samples.get(c)]
         if missing:
             raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")
     return model
