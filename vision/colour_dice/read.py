@@ -7,9 +7,10 @@ costs a player cards while an unsure costs a glance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -24,6 +25,14 @@ UNSURE_BELOW = 0.35
 #: Features further than this from every enrolled sample are not trusted.
 FAR = 45.0
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+class ProgressBar(Protocol):
+    """A tqdm-like progress bar: only its ``update`` is used."""
+
+    def update(self, n: int = 1, /) -> object:
+        """Advance the bar by ``n`` steps."""
+        ...
 
 
 @dataclass
@@ -162,7 +171,7 @@ def weak_colours(model: ColourDiceModel) -> dict[str, list[str]]:
     return weak
 
 
-def enroll(samples: Path | str, progress: Iterable | None = None,
+def enroll(samples: Path | str, progress: ProgressBar | None = None,
            on_progress: Callable[[int, int], None] | None = None) -> ColourDiceModel:
     """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image).
 
@@ -194,7 +203,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
         nonlocal done
         done += 1
         if progress is not None:
-            progress.update(1)  # type: ignore[attr-defined]
+            progress.update(1)
         if on_progress is not None:
             on_progress(done, total)
 
