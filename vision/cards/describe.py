@@ -45,7 +45,7 @@ def rectify_to(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) ->
     w, h = size
     # warp at twice the size, then shrink with area averaging (no aliasing of fine print)
     W, H = 2 * w, 2 * h
-    dst = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    dst = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     m = cv2.getPerspectiveTransform(q, dst)
     big = cv2.warpPerspective(image, m, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
@@ -116,15 +116,22 @@ def align(target: np.ndarray | None, moving: np.ndarray, prepared: np.ndarray | 
     """``moving`` (a rectified card) warped onto ``target`` by the affine map that best lines
     up their shapes (ECC); unchanged if that fails to converge.  ``prepared`` is
     :func:`align_target` of the target, when already computed (``target`` may then be None)."""
-    ts = align_target(target) if prepared is None else prepared
+    if prepared is not None:
+        ts = prepared
+    elif target is not None:
+        ts = align_target(target)
+    else:
+        raise ValueError("align needs the target card or its align_target()")
     m = cv2.cvtColor(moving, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # solve at half size (four times cheaper), then scale the shift back up
     ms = cv2.pyrDown(m)
-    warp = np.eye(2, 3, dtype=np.float32)
+    start = np.eye(2, 3, dtype=np.float32)
+    # the whole image counts: the same as no mask (which the stub's 7-argument form cannot say)
+    whole = np.ones(ms.shape[:2], np.uint8)
     try:
-        _, warp = cv2.findTransformECC(ts, ms, warp, ECC_MOTION,
+        _, warp = cv2.findTransformECC(ts, ms, start, ECC_MOTION,
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, 1e-3),
-                                       None, 3)
+                                       whole, 3)
     except cv2.error:
         return moving
     warp[:, 2] *= 2

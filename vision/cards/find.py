@@ -188,9 +188,9 @@ def _grow(quad: np.ndarray, px: float) -> np.ndarray:
     return (c + d * (r + px * 1.3) / np.maximum(r, 1e-6)).astype(np.float32)
 
 
-def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     """(contour, how much to grow, base score) for every closed outline."""
-    out = []
+    out: list[tuple[np.ndarray, float, float]] = []
     med = float(np.median(gray[::4, ::4]))
     edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
     thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
@@ -296,7 +296,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if not big:
             break
         banned |= big
-    kept += _split_pairs([refined[i] for i in banned if refined.get(i) is not None], kept, options)
+    pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
+    kept += _split_pairs(pairs, kept, options)
     return [k / scale for k in kept]
 
 

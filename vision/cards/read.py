@@ -9,9 +9,10 @@ at enrollment is unsure (id None too).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -220,6 +221,15 @@ def card_in(image: np.ndarray) -> np.ndarray:
 Progress = Callable[[int, int], None]
 
 
+class ProgressBar(Protocol):
+    """A tqdm-like progress bar: only its ``update`` is used."""
+
+    def update(self, n: int = 1, /) -> object:
+        """Advance the bar by ``n`` steps."""
+        ...
+
+
+
 @dataclass(frozen=True)
 class EnrollmentCheck:
     """Leave-one-out over the enrollment shots: each shot read from the others."""
@@ -312,7 +322,7 @@ def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes
     return min_lead, max_distance
 
 
-def enroll(samples: Path | str, progress: Iterable | None = None, jitter: int = JITTER,
+def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
     alone on the table per image).  ``progress`` is a tqdm-like bar (``update(1)`` per shot
@@ -331,7 +341,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None, jitter: int = 
 
     def step(done: int, total: int) -> None:
         if progress is not None:
-            progress.update(1)  # type: ignore[attr-defined]
+            progress.update(1)
         if on_progress is not None:
             on_progress(done, total)
 

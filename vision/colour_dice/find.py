@@ -162,4 +162,5 @@ def mark_colour(frame: Frame, blob: DieBlob) -> tuple[tuple[float, float, float]
     if core.sum() >= 6:
         patch = core
     pix = frame.lab[win][patch].astype(np.float32)
-    return (tuple(float(x) for x in np.median(pix, axis=0)), share)  # type: ignore[return-value]
+    lightness, green_red, blue_yellow = (float(x) for x in np.median(pix, axis=0))
+    return ((lightness, green_red, blue_yellow), share)

@@ -78,7 +78,10 @@ class ColourDiceModel:
                     raise ModelError(f"{source}: die {name!r} field 'mark_share' is {share!r}, expected 0..1")
                 if not samples or any(not vs for vs in samples.values()):
                     raise ModelError(f"{source}: die {name!r} field 'samples' has a colour with no sample")
-                dice[name] = DieModel(body, float(d["side_px"]), samples,  # type: ignore[arg-type]
+                # every colour was checked above to hold three values
+                lab_body = (body[0], body[1], body[2])
+                lab_samples = {k: [(v[0], v[1], v[2]) for v in vs] for k, vs in samples.items()}
+                dice[name] = DieModel(lab_body, float(d["side_px"]), lab_samples,
                                       float(d.get("mark_share", 0.0)))
             width = data.get("frame_width", 960)
             if isinstance(width, bool) or not isinstance(width, int) or not 16 <= width <= 20000:

@@ -7,9 +7,10 @@ costs a player cards while an unsure costs a glance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -24,6 +25,14 @@ UNSURE_BELOW = 0.35
 #: Features further than this from every enrolled sample are not trusted.
 FAR = 45.0
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+class ProgressBar(Protocol):
+    """A tqdm-like progress bar: only its ``update`` is used."""
+
+    def update(self, n: int = 1, /) -> object:
+        """Advance the bar by ``n`` steps."""
+        ...
 
 
 @dataclass
@@ -162,7 +171,7 @@ def weak_colours(model: ColourDiceModel) -> dict[str, list[str]]:
     return weak
 
 
-def enroll(samples: Path | str, progress: Iterable | None = None,
+def enroll(samples: Path | str, progress: ProgressBar | None = None,
            on_progress: Callable[[int, int], None] | None = None) -> ColourDiceModel:
     """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image).
 
@@ -194,7 +203,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
         nonlocal done
         done += 1
         if progress is not None:
-            progress.update(1)  # type: ignore[attr-defined]
+            progress.update(1)
         if on_progress is not None:
             on_progress(done, total)
 
@@ -224,9 +233,9 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
         name: DieModel((float(np.median(bodies[name])), 128.0, 128.0), float(np.median(sizes[name])))
         for name in layout
     }, WORK_W * 2)
-    for name, colours in frames.items():
+    for name, frames_by_colour in frames.items():
         shares = []
-        for colour, fs in colours.items():
+        for colour, fs in frames_by_colour.items():
             for frame in fs:
                 step()
                 frame = _frame_for(model, name, frame)
@@ -237,7 +246,7 @@ def enroll(samples: Path | str, progress: Iterable | None = None,
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
                 shares.append(mark[1])
         model.dice[name].mark_share = float(np.median(shares)) if shares else 0.0
-        missing = [c for c in colours if not model.dice[name].samples.get(c)]
+        missing = [c for c in frames_by_colour if not model.dice[name].samples.get(c)]
         if missing:
             raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")
     return model

@@ -134,11 +134,11 @@ def sharpness(frame: np.ndarray, blob: Blob) -> float:
     """Edge contrast inside a die, relative to its brightness spread (drops with motion blur)."""
     x, y, w, h = cv2.boundingRect(blob.hull.astype(np.int32))
     x, y = max(x, 0), max(y, 0)
-    roi = cv2.cvtColor(frame[y:y + h, x:x + w], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    if roi.size < 16:
+    grey = cv2.cvtColor(frame[y:y + h, x:x + w], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if grey.size < 16:
         return 0.0
     z = 32.0 / max(w, h)
-    roi = cv2.resize(roi, (max(4, int(w * z)), max(4, int(h * z))), interpolation=cv2.INTER_AREA)
+    roi = cv2.resize(grey, (max(4, int(w * z)), max(4, int(h * z))), interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1)
     return float(np.sqrt(gx ** 2 + gy ** 2).mean() / (roi.std() + 1.0))

@@ -142,7 +142,9 @@ def _two_groups(colours: np.ndarray) -> np.ndarray:
         return np.zeros(len(data), int)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 1e-5)
     cv2.setRNGSeed(0)
-    _, labels, _ = cv2.kmeans(data, 2, None, crit, 5, cv2.KMEANS_PP_CENTERS)
+    # bestLabels is output only here (no KMEANS_USE_INITIAL_LABELS): kmeans fills this array
+    out_labels = np.zeros((len(data), 1), np.int32)
+    _, labels, _ = cv2.kmeans(data, 2, out_labels, crit, 5, cv2.KMEANS_PP_CENTERS)
     return labels.ravel().astype(int)
 
 
@@ -171,7 +173,9 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     scale = work_scale(samples[0][1])
 
     # 1. one die per photo, against the empty table
-    masks, first_areas, colours = [], [], []
+    masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    first_areas: list[float] = []
+    colours: list[np.ndarray] = []
     for (_face, img, name) in progress(samples):
         body = _die_mask(img, bg)
         blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
@@ -270,7 +274,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
 
     # 5. camera geometry: the perspective shift and disc size that make same faces agree best
     face_idx = np.array([FACES.index(f) for f in faces])
-    best = None
+    best: tuple[float, float, float, np.ndarray] | None = None
     for rho in (0.40, 0.46):
         for k in np.linspace(1.0, 1.12, 7):
             desc = np.stack([polar_patches(img, balance_gains(img), _centre(img, b, k), b.radius,
@@ -279,6 +283,8 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
             q = _separation(desc, face_idx, die_of)
             if best is None or q > best[0]:
                 best = (q, float(k), rho, desc)
+    if best is None:
+        raise RuntimeError("no camera geometry was tried")  # the loops above always run
     _, perspective, rho, templates = best
     discs = rho * ref[die_of]
     templates, centres = _recentre(samples, found, face_idx, templates, perspective, discs)
@@ -323,8 +329,9 @@ def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
     return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
 
 
-def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.ndarray,
-              perspective: float, discs: np.ndarray) -> np.ndarray:
+def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
+              templates: np.ndarray, perspective: float,
+              discs: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
     from farmbox.vision.dice.features import best_rotation_scores, spectra
@@ -334,7 +341,7 @@ def _recentre(samples, found: list[Blob], face_idx: np.ndarray, templates: np.nd
     offsets = np.concatenate([COARSE[np.hypot(*COARSE.T) <= 0.081], FINE])
     bank = spectra(templates)
     out = templates.copy()
-    centres = []
+    centres: list[tuple[float, float]] = []
     for i, ((_, img, _), b) in enumerate(zip(samples, found)):
         peers = np.flatnonzero(face_idx == face_idx[i])
         peers = peers[peers != i]

@@ -46,10 +46,11 @@ class DiceModel:
     min_margin: float  # least lead over the next face to accept it
 
     def __post_init__(self) -> None:
-        self._spectra = None
+        self._spectra: np.ndarray | None = None
 
     @property
     def spectra(self) -> np.ndarray:
+        """The templates' :func:`~farmbox.vision.dice.features.spectra`, computed on first use."""
         if self._spectra is None:
             self._spectra = spectra(self.templates)
         return self._spectra
@@ -70,7 +71,10 @@ class DiceModel:
         arrays = {f.name: np.asarray(getattr(self, f.name)) for f in fields(self)}
         arrays["templates"] = arrays["templates"].astype(np.float16)  # plenty for unit-norm data
         buf = io.BytesIO()
-        np.savez_compressed(buf, kind=np.array(KIND), version=np.array(VERSION), **arrays)
+        # allow_pickle=False: the fields are plain numeric arrays (and load() refuses pickles);
+        # naming it also keeps the ** fields from being taken for that bool parameter
+        np.savez_compressed(buf, allow_pickle=False, kind=np.array(KIND), version=np.array(VERSION),
+                            **arrays)
         write_atomic(path, buf.getvalue())
 
     @classmethod

@@ -219,10 +219,12 @@ class DiceReader:
             if any(self.smeared(frame, gains, d) for d in missing):
                 return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "one die hidden")
+        # none is missing, so every die has its silhouette
+        seen = [b for b in blobs if b is not None]
         faces, confs = [], []
         # touching dice hide part of each other's silhouette: then only the top face counts
-        touching = _touching(blobs[0], blobs[1])
-        for die, blob in enumerate(blobs):
+        touching = _touching(seen[0], seen[1])
+        for die, blob in enumerate(seen):
             expected_area = expected[die]
             if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or (
                     not touching and blob.elongation > MOTION_ELONGATION):

@@ -109,12 +109,12 @@ class Lighting:
 
     @classmethod
     def random(cls, rng: np.random.Generator, strength: float = 1.0) -> "Lighting":
-        return cls(
-            gradient=(rng.uniform(-0.2, 0.2) * strength, rng.uniform(-0.2, 0.2) * strength),
-            spot=(rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.3, 0.8), rng.uniform(0, 0.25) * strength),
-            cast=tuple(float(g) for g in 1.0 + rng.uniform(-0.12, 0.12, 3) * strength),
-            exposure=float(rng.uniform(0.85, 1.12)),
-        )
+        # drawn in this order: gradient, spot, cast, exposure
+        gradient = (rng.uniform(-0.2, 0.2) * strength, rng.uniform(-0.2, 0.2) * strength)
+        spot = (rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.3, 0.8), rng.uniform(0, 0.25) * strength)
+        blue, green, red = (float(g) for g in 1.0 + rng.uniform(-0.12, 0.12, 3) * strength)
+        exposure = float(rng.uniform(0.85, 1.12))
+        return cls(gradient=gradient, spot=spot, cast=(blue, green, red), exposure=exposure)
 
     def apply(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
@@ -137,15 +137,20 @@ def camera_faults(rng: np.random.Generator, image: np.ndarray, *, blur: float | 
     jpeg = int(rng.integers(60, 96)) if jpeg is None else jpeg
     img = image.astype(np.float32)
     if blur > 0.2:
-        img = cv2.GaussianBlur(img, (0, 0), blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), blur), np.float32)
     grain = np.empty(img.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2 ** 31)))
-    cv2.randn(grain, 0.0, float(noise))
+    # mean and stddev as the (4, 1) Scalar OpenCV makes of a plain number: (x, 0, 0, 0), so
+    # the grain lands in the first (blue) channel only, as it always has
+    cv2.randn(grain, np.array([[0.0], [0.0], [0.0], [0.0]]), np.array([[float(noise)], [0.0], [0.0], [0.0]]))
     img += grain
     out = np.clip(img, 0, 255).astype(np.uint8)
     if jpeg < 100:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is None:
+            raise RuntimeError(f"the JPEG round trip (quality {jpeg}) of a rendered frame failed")
+        out = np.asarray(decoded, np.uint8)
     return out
 
 

@@ -13,6 +13,7 @@ any way, close together, under a slightly tilted camera, uneven light, noise and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -42,7 +43,9 @@ SYMBOLS: dict[str, tuple[str, int, bool]] = {
     f"{shape}-{n}-{'solid' if filled else 'open'}": (shape, n, filled)
     for shape in ("diamond", "oval") for n in (1, 2, 3) for filled in (True, False)
 }
-DECKS = {"funfarm": FUNFARM, "symbols": SYMBOLS}
+#: Deck name -> its cards.
+DECKS: dict[str, Mapping[str, tuple[str, str, str] | tuple[str, int, bool]]] = {
+    "funfarm": FUNFARM, "symbols": SYMBOLS}
 
 
 # ---------------------------------------------------------------------------
@@ -201,9 +204,9 @@ def _camera_tilt(rng: np.random.Generator, size: tuple[int, int], tilt: float) -
     """A homography for a camera slightly off vertical: the frame corners move inward
     unevenly by up to ``tilt`` of the frame."""
     w, h = size
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    jitter = rng.uniform(0, tilt, (4, 2)) * np.float32([w, h])
-    inward = np.float32([[1, 1], [-1, 1], [-1, -1], [1, -1]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    jitter = rng.uniform(0, tilt, (4, 2)) * np.array([w, h], np.float32)
+    inward = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32)
     dst = src + jitter * inward
     # keep the scale about right: re-centre
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
@@ -243,7 +246,7 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
         raise ValueError(f"{len(ids)} cards do not fit a {w}x{h} frame at {short:.0f} px")
     face_mask = _rounded_mask()
     fw, fh = FACE_SIZE
-    face_pts = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    face_pts = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     tilt_h = _camera_tilt(rng, size, tilt)
     placed: list[PlacedCard] = []
     layers = []
@@ -268,9 +271,9 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
                 angle -= np.pi / 2
         s = short / fw
         ca, sa = np.cos(angle) * s, np.sin(angle) * s
-        affine = np.float64([[ca, -sa, cx - (ca * fw / 2 - sa * fh / 2)],
-                             [sa, ca, cy - (sa * fw / 2 + ca * fh / 2)],
-                             [0, 0, 1]])
+        affine = np.array([[ca, -sa, cx - (ca * fw / 2 - sa * fh / 2)],
+                           [sa, ca, cy - (sa * fw / 2 + ca * fh / 2)],
+                           [0, 0, 1]], np.float64)
         hom = tilt_h @ affine
         corners = cv2.perspectiveTransform(face_pts[None], hom)[0]
         placed.append(PlacedCard(card_id, corners))
@@ -280,15 +283,15 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
     for _face, hom, corners in layers:
         x0, y0 = np.maximum(np.floor(corners.min(axis=0)) - 8, 0).astype(int)
         x1, y1 = np.minimum(np.ceil(corners.max(axis=0)) + 8, [w, h]).astype(int)
-        shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
-        off = np.float64([[1, 0, rng.uniform(1, 4)], [0, 1, rng.uniform(1, 4)], [0, 0, 1]])
-        sm = cv2.warpPerspective(face_mask, shift @ off @ hom, (x1 - x0, y1 - y0)).astype(np.float32) / 255
-        sm = cv2.GaussianBlur(sm, (0, 0), 2.5)
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        off = np.array([[1, 0, rng.uniform(1, 4)], [0, 1, rng.uniform(1, 4)], [0, 0, 1]], np.float64)
+        silhouette = cv2.warpPerspective(face_mask, shift @ off @ hom, (x1 - x0, y1 - y0)).astype(np.float32) / 255
+        sm = cv2.GaussianBlur(silhouette, (0, 0), 2.5)
         acc[y0:y1, x0:x1] *= (1 - 0.35 * sm)[..., None]
     for face, hom, corners in layers:
         x0, y0 = np.maximum(np.floor(corners.min(axis=0)) - 2, 0).astype(int)
         x1, y1 = np.minimum(np.ceil(corners.max(axis=0)) + 2, [w, h]).astype(int)
-        shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ hom
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ hom
         box = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(face, shift, box, flags=cv2.INTER_AREA).astype(np.float32)
         m = cv2.warpPerspective(face_mask, shift, box).astype(np.float32)[..., None] / 255
@@ -314,8 +317,8 @@ def enrollment_samples(root, deck: str = "funfarm", per_card: int = 2, seed: int
         k = 0
         if crops:
             face = card_face(deck, card_id).astype(np.float32)
-            face = face * rng.uniform(0.9, 1.05) * (1 + rng.uniform(-0.05, 0.05, 3))
-            write_image(d / "crop.jpg", camera_faults(rng, face, blur=0.6, noise=2, jpeg=90))
+            lit_face = face * rng.uniform(0.9, 1.05) * (1 + rng.uniform(-0.05, 0.05, 3))
+            write_image(d / "crop.jpg", camera_faults(rng, lit_face, blur=0.6, noise=2, jpeg=90))
             k = 1
         for j in range(per_card - k):
             s = scene(seed * 1_000_003 + i * 31 + j, deck, ids=[card_id])

@@ -57,11 +57,11 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
     base_pts = top_pts - np.array(lean, np.float32)
     h, w = canvas.shape[:2]
     # shadow: a blurred dark blob offset away from the light
-    shadow = np.zeros((h, w), np.float32)
+    outline = np.zeros((h, w), np.float32)
     off = np.array([rng.uniform(2, 8), rng.uniform(2, 8)], np.float32)
-    cv2.fillConvexPoly(shadow, np.round(np.vstack([top_pts, base_pts]) + off).astype(np.int32)[[0, 1, 2, 3]],
+    cv2.fillConvexPoly(outline, np.round(np.vstack([top_pts, base_pts]) + off).astype(np.int32)[[0, 1, 2, 3]],
                        1.0, cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), size * 0.12)
+    shadow = cv2.GaussianBlur(outline, (0, 0), size * 0.12)
     canvas *= (1 - 0.45 * shadow)[..., None]
     body_bgr = np.array(BODY[body], np.float32) * rng.uniform(0.92, 1.05)
     sides = _side_colours(rng, top)

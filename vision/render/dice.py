@@ -29,7 +29,7 @@ _TEX_R = 76.0  # circumradius of the pentagon in the texture
 def _dodecahedron() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Vertices (edge length 1), faces (12 x 5 vertex indices, counter-clockwise seen from
     outside) and outward unit normals."""
-    verts = [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+    verts: list[tuple[float, float, float]] = [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
     for a in (-1, 1):
         for b in (-1, 1):
             verts += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (a * PHI, 0, b / PHI)]
