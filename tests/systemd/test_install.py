@@ -69,9 +69,15 @@ def rendered_unit(result: subprocess.CompletedProcess) -> str:
 
 @pytest.fixture
 def visible_dir() -> Iterator[Path]:
-    """A real folder outside /tmp (install.sh refuses dirs the service cannot see)."""
-    (REPO / "build").mkdir(exist_ok=True)
-    path = Path(tempfile.mkdtemp(prefix="install-sh-", dir=REPO / "build"))
+    """A real folder the service could see (install.sh refuses /tmp, /home, /root, ...): in the
+    checkout's build/ unless the checkout itself lies in such a place (a CI clone in /tmp),
+    else under /var/cache."""
+    hidden = ("/home/", "/root/", "/run/user/", "/tmp/", "/var/tmp/")
+    parent = REPO / "build"
+    if str(parent.resolve()).startswith(hidden):
+        parent = Path("/var/cache/farmbox-tests")
+    parent.mkdir(parents=True, exist_ok=True)
+    path = Path(tempfile.mkdtemp(prefix="install-sh-", dir=parent))
     yield path
     shutil.rmtree(path)
 
