@@ -89,7 +89,7 @@ class EventKind(enum.Enum):
     ESCAPED = "escaped"          # activated, uncaught when the race closed (left, or stayed)
     CLOSED = "closed"            # the race closed before the round's end (the time ran out)
     TIEBREAK = "tiebreak"        # tied players' cards shuffled into a new deck
-    WON = "won"
+    WON = "won"                  # player = the winner; None: the tied ``players`` share it
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +417,12 @@ def end_round(state: FarmState, rules: FunFarmRules, rng: random.Random) -> Turn
         if not state.draw_pile:
             # The tied players' cards become a new deck; the circle stays.
             pile = [c for p in top for c in state.piles[p]]
+            if not pile and not state.circle:
+                # Nothing left to catch (every card escaped or is in other piles): no
+                # tie-break can ever decide it; the tied players share the win.
+                state = replace(state, phase=Phase.OVER, winner=None, contenders=top,
+                                game_scores=state.game_scores or scores)
+                return Turn(state, tuple(events) + (Event(EventKind.WON, None, (), top),))
             rng.shuffle(pile)
             piles = tuple(() if p in top else cards for p, cards in enumerate(state.piles))
             state = replace(state, draw_pile=tuple(pile), piles=piles, contenders=top,
