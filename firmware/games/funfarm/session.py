@@ -271,6 +271,9 @@ class FunFarmSession:
         self.deck_path = deck
         #: Seconds from the roll being known to the race closing (0: only the next card).
         self.race_time = race_time
+        #: Rules, race time and deck file for the next new game, when they differ from this
+        #: game's (a game resumed from its journal keeps the rules it began with).
+        self.next_game: tuple[FunFarmRules, float, str | None] | None = None
         self._commit = commit or (lambda action, state: None)
         self.rng = rng or random.Random()
         self.camera = camera
@@ -319,6 +322,9 @@ class FunFarmSession:
     def new_game(self, players: int | None = None) -> None:
         """A new shuffled game (the journal rotates); the Farmer role starts at player 1."""
         players = players or self.players
+        if self.next_game is not None:
+            self.rules, self.race_time, self.deck_path = self.next_game
+            self.next_game = None
         action = new_game_action(players, self.rules, self._seed(), self.deck_path,
                                  race_time=self.race_time)
         self._do(action)
