@@ -35,4 +35,4 @@ def read_deck(path: str | os.PathLike[str] | None) -> Deck:
         raise InvalidDeck(f"deck file {where}: not UTF-8 text") from None
     except OSError as exc:
         raise InvalidDeck(f"deck file {where}: {exc.strerror or exc}") from None
-    return parse_deck_text(text, str(where))
+    return parse_deck_text(text, f"deck file {where}")
