@@ -93,7 +93,7 @@ def test_the_race_closes_on_the_box_clock_and_uncaught_cards_escape(tmp_path, pi
         s = t.session.state
         assert _journal(t)[-1] == {"action": "close"}
         assert s.escaped == (b,) and b not in s.circle and s.uncaught == ()
-        assert EventKind.CLOSED in t.session.verdict.kinds
+        assert t.session.verdict.kinds == {EventKind.CAUGHT}   # the take stays up
         t.push((0,))                      # after the close: late, no penalty, not journaled
         assert t.session.state == s and _journal(t)[-1] == {"action": "close"}
         seq = t.referee.journal.seq

@@ -552,7 +552,8 @@ class FunFarmSession:
         elif now - self.race_since >= self.race_time:
             turn = self._do({"action": "close"})
             self.race_since = None
-            self.verdict = Verdict(turn.events, ())
+            if self.verdict is None:  # else the last take stays up; the slots show the rest
+                self.verdict = Verdict(turn.events, ())
 
     def take_alerts(self) -> list[str]:
         """Alerts (activate, win, mistake, error) raised since the last call."""
