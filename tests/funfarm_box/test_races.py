@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import time
 
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.games.funfarm.screens import verdict_text
 from farmbox.firmware.games.funfarm.session import Entry
-from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.rules.funfarm import Escaped, EventKind, FunFarmRules, Phase
 from farmbox.hw.buttons import ButtonEvent
 

@@ -13,8 +13,8 @@ from farmbox.firmware.box.drawing.font import fit, text_width
 from farmbox.firmware.box.i18n import LANGUAGES, catalog_path, messages
 from farmbox.firmware.games.funfarm.icons import ICONS, SIZE, animal_mask, draw_die
 from farmbox.firmware.games.funfarm.screens import colour_name, render, translator
-from tests.funfarm_box.gallery import all_screens
 from farmbox.firmware.rules.funfarm import FunFarmRules, Phase
+from tests.funfarm_box.gallery import all_screens
 from tests.reference_images import assert_matches_reference, reference_names
 
 REFERENCE = Path(__file__).parent / "reference"
