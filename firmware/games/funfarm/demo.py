@@ -217,11 +217,14 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
         _push(pins, [p for p in session.state.contenders if rng.random() < FALSE_START],
               fast, referee)
         roll = random_roll(rules, rng)
-        referee.inbox.put(DiceSeen(None, None, t_ns=time.monotonic_ns()))  # the dice tumble
         dice = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
         race = _reactions(session.state, rules, roll, rng)
         lead_ms = race[0][0] if race and fast else 0.0
-        referee.inbox.put(dataclasses.replace(dice, t_ns=time.monotonic_ns() - int(lead_ms * 1e6)))
+        # The throw (the dice tumble), then the reading; --fast stamps both back by the first
+        # bot's simulated reaction time, so the screen shows that time.
+        thrown = time.monotonic_ns() - int(lead_ms * 1e6)
+        referee.inbox.put(DiceSeen(None, None, t_ns=thrown))
+        referee.inbox.put(dataclasses.replace(dice, t_ns=thrown))
         _settle(referee)
         tally.rolls += 1
         tally.rolls_read += session.state.phase is Phase.CATCH and session.state.roll == roll
