@@ -34,3 +34,14 @@ def test_fun_farm_rules_module_is_pure(path):
             assert node.attr not in ("environ", "getenv", "monotonic", "monotonic_ns",
                                      "read_bytes", "write_bytes", "write_text"), \
                 f"{path.name} uses .{node.attr}"
+
+
+@pytest.mark.parametrize("module", ["farmbox.firmware.rules.funfarm.deck",
+                                    "farmbox.firmware.rules.funfarm.game",
+                                    "farmbox.firmware.games.funfarm.deck_file"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 1 and result.failed == 0

@@ -3,10 +3,15 @@
 Each player has a buzzer button (``player1`` .. ``player10``) and the Farmer has one more
 (``farmer``). A buzz counts at the push edge: the panel's ``down`` event, timestamped with
 ``time.monotonic_ns()`` in the GPIO callback. The camera (or the Farmer, by hand) reports the
-card turned into the circle and the colours rolled; from that moment the first buzz takes the
-round's activated cards (:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than
-:data:`TIE_NS` (1 ms) after the first one are a tie, settled by the rules' :class:`TieRule`
-(default REROLL: nobody takes the cards, the Farmer rolls again).
+card turned into the circle and the colours rolled; from that moment each buzz takes the next
+activated animal (or, with ``buzz_takes = "all"``, the first takes everything:
+:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than :data:`TIE_NS` (1 ms) after the
+first one are a tie, settled by the rules' :class:`TieRule` (default REROLL: nobody takes the
+cards, the Farmer rolls again). Buzzes after the throw (the dice seen moving, or the Farmer
+opening dice entry) but before the roll is known are held and judged once it is; only a buzz
+before the throw is a false start. The race closes :attr:`FunFarmSession.race_time` seconds
+after the roll is known (on the box's clock, through :meth:`FunFarmSession.tick`) or when the
+next card is turned; what nobody caught has escaped.
 
 Every settled action is written to the journal (fsync'ed) *before* the session's state
 changes; actions carry the seed of any random choice (the penalty card, the tie deal), so
