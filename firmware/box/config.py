@@ -74,6 +74,36 @@ class VisionConfig:
     colour_dice_model: str = ""
 
 
+# -- [funfarm]: the Fun Farm referee's options (owned by the Fun Farm game) -----------------
+#: The values each [funfarm] option takes (the rules' TieRule, BuzzTakes, Escaped).
+FUNFARM_CHOICES: dict[str, tuple[str, ...]] = {
+    "tie": ("reroll", "deal"),
+    "buzz_takes": ("one_animal", "all"),
+    "escaped": ("leave", "stay"),
+}
+
+
+@dataclass(frozen=True)
+class FunFarmConfig:
+    """``[funfarm]``: the tie rule, what one buzz takes, what happens to escaped cards, the
+    seconds a race stays open after the roll (0: until the next card) and the deck file
+    ("" = the packaged provisional deck). A bad value is one ConfigError line."""
+
+    tie: str = "reroll"
+    buzz_takes: str = "one_animal"
+    escaped: str = "leave"
+    race_time: float = 8.0
+    deck: str = ""
+
+    def __post_init__(self) -> None:
+        for key, choices in FUNFARM_CHOICES.items():
+            _one_of(f"[funfarm] {key}:", getattr(self, key), choices, "value")
+        if not 0 <= self.race_time <= 600:
+            raise ConfigError(f"[funfarm] race_time must be 0-600 seconds (0: until the next "
+                              f"card), got {self.race_time:g}")
+# -- end of [funfarm] -------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Config(HardwareSettings):
     """All settings; a frozen tree of one dataclass per TOML section. The hardware's
@@ -84,6 +114,7 @@ class Config(HardwareSettings):
     ui: UIConfig = field(default_factory=UIConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
+    funfarm: FunFarmConfig = field(default_factory=FunFarmConfig)
     #: Where the settings came from (for messages); not a TOML key.
     source: str = field(default="<defaults>", compare=False)
 
@@ -122,6 +153,7 @@ SECTIONS: dict[str, type] = {
     "ui": UIConfig,
     "journal": JournalConfig,
     "vision": VisionConfig,
+    "funfarm": FunFarmConfig,
 }
 
 

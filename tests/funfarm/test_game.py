@@ -7,7 +7,9 @@ import pytest
 from farmbox.firmware.rules.errors import IllegalAction, InvalidRoll, InvalidState
 from farmbox.firmware.rules.funfarm import (
     Animal,
+    BuzzTakes,
     ColourRoll,
+    Escaped,
     EventKind,
     FarmState,
     FunFarmRules,
@@ -15,10 +17,12 @@ from farmbox.firmware.rules.funfarm import (
     TieRule,
     buzz,
     catch,
+    close_race,
     draw,
     end_round,
     new_game,
     parse_deck,
+    race_order,
     roll,
 )
 
@@ -35,6 +39,8 @@ SMALL = parse_deck({
     ],
 })
 RULES = FunFarmRules(deck=SMALL)
+#: Today's table rules before issue 10: one buzz takes all, escaped cards stay.
+OLD = FunFarmRules(deck=SMALL, buzz_takes=BuzzTakes.ALL, escaped=Escaped.STAY)
 
 
 def state(draw_pile=(), circle=(), piles=((), ()), **kw):
@@ -90,17 +96,51 @@ def test_wrong_catch_with_an_empty_pile_costs_nothing_and_catch_before_roll_is_w
     assert t.state == s
 
 
-def test_escaped_cards_stay_and_can_be_caught_later():
+def test_escaped_cards_stay_and_can_be_caught_later_with_escaped_stay():
+    rng = random.Random(0)
+    s = draw(state(draw_pile=[2, 5], circle=[0, 1, 3, 4]), OLD).state
+    s = roll(s, OLD, ColourRoll("blue", "green")).state    # activates 2, 4 (blue) and 1 (green)
+    t = end_round(s, OLD, rng)
+    assert t.events[0].kind is EventKind.ESCAPED and set(t.events[0].cards) == {1, 2, 4}
+    s = t.state
+    assert {1, 2, 4} <= set(s.circle) and s.activated == () and s.farmer == 1 and not s.escaped
+    s = draw(s, OLD).state
+    s = roll(s, OLD, ColourRoll("blue", "green")).state
+    assert catch(s, OLD, 0, Animal.PIG, rng).state.piles[0] == (2,)
+
+
+def test_escaped_cards_leave_the_game_by_default():
+    """Issue 10 point 2: an activated card nobody caught before the next card is turned has
+    escaped; only the cards that were not activated stay in the circle."""
     rng = random.Random(0)
     s = draw(state(draw_pile=[2, 5], circle=[0, 1, 3, 4]), RULES).state
-    s = roll(s, RULES, ColourRoll("blue", "green")).state    # activates 2, 4 (blue) and 1 (green)
+    s = roll(s, RULES, ColourRoll("blue", "green")).state    # activates 1, 2, 4
     t = end_round(s, RULES, rng)
     assert t.events[0].kind is EventKind.ESCAPED and set(t.events[0].cards) == {1, 2, 4}
     s = t.state
-    assert {1, 2, 4} <= set(s.circle) and s.activated == () and s.farmer == 1
-    s = draw(s, RULES).state
-    s = roll(s, RULES, ColourRoll("blue", "green")).state
-    assert catch(s, RULES, 0, Animal.PIG, rng).state.piles[0] == (2,)
+    assert s.circle == (0, 3) and set(s.escaped) == {1, 2, 4} and s.cards_total() == 6
+    s.check(len(SMALL))
+    # The same animal on a later card is caught normally.
+    s = roll(draw(s, RULES).state, RULES, ColourRoll("red", "red")).state   # 5 horse, 0, 3
+    assert catch(s, RULES, 0, Animal.HORSE, rng).state.piles[0] == (5,)
+    assert FarmState.from_dict(s.to_dict(), RULES) == s
+
+
+def test_the_race_closes_on_time_and_its_cards_escape():
+    rng = random.Random(0)
+    s = draw(state(draw_pile=[5], circle=[0, 2, 3], piles=[(1,), (4,)]), RULES).state
+    s = roll(s, RULES, ColourRoll("red", "red")).state    # 0 sheep, 2 pig, 3 cow, 5 horse
+    s = buzz(s, RULES, [1], rng).state                   # one animal taken
+    t = close_race(s, RULES)
+    assert [e.kind for e in t.events] == [EventKind.CLOSED, EventKind.ESCAPED]
+    assert len(t.state.escaped) == 3 and t.state.uncaught == () and t.state.circle == ()
+    late = buzz(t.state, RULES, [0], rng)
+    assert late.events[0].kind is EventKind.LATE_BUZZ and late.state == t.state
+    kept = close_race(buzz(roll(draw(state(draw_pile=[5], circle=[0, 2, 3], piles=[(1,), (4,)]),
+                                     OLD).state, OLD,
+                                ColourRoll("red", "red")).state, OLD, [1], rng).state, OLD)
+    assert kept.state.escaped == () and kept.events[0].kind is EventKind.CLOSED
+    assert end_round(t.state, RULES, rng).state.phase is Phase.OVER
 
 
 def test_farmer_passes_left_and_game_ends_after_the_round_of_the_last_card():
@@ -154,14 +194,45 @@ def test_tiebreak_with_no_cards_plays_rounds_without_drawing():
     assert t.events == () and t.state.phase is Phase.ROLL and len(t.state.circle) == 6
 
 
-def test_buzzer_single_first_buzz_takes_all_activated_cards():
+def test_buzzer_single_first_buzz_takes_all_activated_cards_with_buzz_takes_all():
     rng = random.Random(0)
-    s = draw(state(draw_pile=[5], circle=[0, 1, 2, 3, 4]), RULES).state
-    s = roll(s, RULES, ColourRoll("blue", "red")).state
-    t = buzz(s, RULES, [1], rng)
+    s = draw(state(draw_pile=[5], circle=[0, 1, 2, 3, 4]), OLD).state
+    s = roll(s, OLD, ColourRoll("blue", "red")).state
+    t = buzz(s, OLD, [1], rng)
     assert set(t.state.piles[1]) == {2, 3, 4, 5} and t.events[0].kind is EventKind.CAUGHT
-    late = buzz(t.state, RULES, [0], rng)
+    late = buzz(t.state, OLD, [0], rng)
     assert late.state == t.state and late.events[0].kind is EventKind.LATE_BUZZ
+
+
+def test_each_activated_animal_is_its_own_race():
+    """Issue 10 point 1: the first buzz takes the animal with the most activated cards
+    (ties: the card turned earliest) with all its activated cards, the next buzz the next
+    animal; the same player may buzz again (two hands)."""
+    rng = random.Random(0)
+    s = draw(state(draw_pile=[5], circle=[3, 0, 2, 4, 1]), RULES).state
+    s = roll(s, RULES, ColourRoll("blue", "blue")).state
+    # blue black: 2 pig, 4 sheep; blue white: 0 sheep, 4 sheep -> sheep 0, 4 and pig 2.
+    assert set(s.activated) == {0, 2, 4}
+    assert race_order(s, RULES) == ((0, 4), (2,))
+    t = buzz(s, RULES, [1], rng)
+    assert t.events[0].kind is EventKind.CAUGHT and t.state.piles[1] == (0, 4)
+    assert t.state.uncaught == (2,) and 1 in t.state.circle     # non-activated sheep stays
+    t = buzz(t.state, RULES, [1], rng)                          # the same player, other hand
+    assert t.state.piles[1] == (0, 4, 2) and t.state.uncaught == ()
+    assert buzz(t.state, RULES, [0], rng).events[0].kind is EventKind.LATE_BUZZ
+
+
+def test_equal_animals_race_in_the_order_their_cards_were_turned():
+    rng = random.Random(0)
+    s = draw(state(draw_pile=[5], circle=[3, 0, 2], piles=[(1,), (4,)]), RULES).state
+    s = roll(s, RULES, ColourRoll("red", "red")).state   # 0 sheep, 2 pig, 3 cow, 5 horse: 1 each
+    assert race_order(s, RULES) == ((3,), (0,), (2,), (5,))
+    order = []
+    for player in (0, 1, 0, 1):
+        t = buzz(s, RULES, [player], rng)
+        order.append(t.events[0].cards)
+        s = t.state
+    assert order == [(3,), (0,), (2,), (5,)] and s.scores == (3, 3)  # 5: turned last
 
 
 def test_buzzer_false_start_and_empty_buzz_are_penalised():
@@ -193,8 +264,17 @@ def test_same_millisecond_tie_reroll():
     assert roll(t.state, RULES, ColourRoll("blue", "blue")).state.phase is Phase.CATCH
 
 
-def test_same_millisecond_tie_deal():
+def test_same_millisecond_tie_deals_the_raced_animal():
     rules = FunFarmRules(deck=SMALL, tie=TieRule.DEAL)
+    s = draw(state(draw_pile=[4], circle=[0, 2, 1], piles=[(3,), (5,)]), rules).state
+    s = roll(s, rules, ColourRoll("blue", "blue")).state    # sheep 0, 4; pig 2
+    t = buzz(s, rules, [1, 0], random.Random(4))
+    assert t.events[0].kind is EventKind.TIE and t.events[0].cards == (0, 4)
+    assert t.state.scores == (2, 2) and t.state.uncaught == (2,)
+
+
+def test_same_millisecond_tie_deal():
+    rules = FunFarmRules(deck=SMALL, tie=TieRule.DEAL, buzz_takes=BuzzTakes.ALL)
     s = draw(state(draw_pile=[5], circle=[0, 2, 3], piles=[(1,), (4,)]), rules).state
     s = roll(s, rules, ColourRoll("red", "red")).state     # activates 0, 2, 3, 5
     assert len(s.activated) == 4
@@ -235,3 +315,28 @@ def test_state_round_trips_and_bad_state_is_named():
     del d["piles"]
     with pytest.raises(InvalidState, match="missing or malformed 'piles'"):
         FarmState.from_dict(d, rules)
+
+
+def test_after_a_tie_break_the_totals_are_the_games():
+    """Issue 10 point 4: the winner of a tie-break is shown with the game's real totals."""
+    rng = random.Random(5)
+    s = state(draw_pile=[5], piles=[(0, 1), (2,), (3, 4)])
+    s = roll(draw(s, RULES).state, RULES, ColourRoll("green", "green")).state  # nothing on
+    s = end_round(s, RULES, rng).state
+    assert s.scores == (0, 1, 0) and s.totals == (2, 1, 2)
+    s = roll(draw(s, RULES).state, RULES, ColourRoll("red", "red")).state
+    s = catch(s, RULES, 2, Animal.HORSE, rng).state
+    s = end_round(s, RULES, rng).state
+    assert s.over and s.winner == 2 and s.scores[2] == 1 and s.totals == (2, 1, 2)
+    assert FarmState.from_dict(s.to_dict(), RULES).totals == (2, 1, 2)
+
+
+def test_a_tie_with_nothing_left_to_catch_is_shared():
+    """Every card escaped: no tie-break can decide, the tied players share the win."""
+    rng = random.Random(1)
+    s = FarmState((), (0, 1), ((), ()), phase=Phase.CATCH, roll=ColourRoll("red", "blue"),
+                  activated=(0, 1), uncaught=(0, 1), contenders=(0, 1), escaped=(2, 3, 4, 5))
+    t = end_round(s, RULES, rng)
+    assert t.state.over and t.state.winner is None and t.state.contenders == (0, 1)
+    assert t.events[-1].kind is EventKind.WON and t.events[-1].players == (0, 1)
+    t.state.check(len(SMALL))

@@ -95,15 +95,17 @@ class Table:
 
 
 def open_table(journal_dir: Path, players: int, tie: TieRule = TieRule.REROLL,
-               seed: int = 1, camera: bool = True) -> Table:
+               seed: int = 1, camera: bool = True, rules: FunFarmRules | None = None,
+               clock=time.monotonic, race_time: float = 8.0) -> Table:
     config = load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
         journal={"dir": str(journal_dir)}, game={"mode": "funfarm", "players": players},
         buttons={"debounce_ms": 1, "hold_time": 0.2})
     hw = open_hardware(config)
     hw.buttons.events = RecordingQueue()
-    referee = Referee(hw, render, FunFarmJournal(journal_dir), players, FunFarmRules(tie=tie),
-                      camera=camera, rng=random.Random(seed))
+    referee = Referee(hw, render, FunFarmJournal(journal_dir), players,
+                      rules or FunFarmRules(tie=tie), camera=camera, rng=random.Random(seed),
+                      clock=clock, race_time=race_time)
     return Table(config, hw, referee, journal_dir)
 
 
@@ -119,6 +121,28 @@ def table(tmp_path: Path, pins: object) -> Iterator[Table]:
     yield t
     t.referee.close()
     t.hw.close()
+
+
+class Clock:
+    """The box's clock, moved by the test (a race closes on it, never on a sleep)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def two_animals(rules: FunFarmRules, pile: tuple[int, ...]) -> tuple[int, int, ColourRoll]:
+    """Two cards of ``pile`` with different animals and the same black colour, and a roll
+    that activates both (and no other card of the two)."""
+    for a in pile:
+        for b in pile:
+            ca, cb = rules.deck.cards[a], rules.deck.cards[b]
+            if a != b and ca.black == cb.black and ca.animal is not cb.animal:
+                white = next(w for w in rules.deck.white_faces if w not in (ca.white, cb.white))
+                return a, b, ColourRoll(ca.black, white)
+    raise AssertionError("no two such cards")
 
 
 def activating(rules: FunFarmRules, card: int) -> ColourRoll:

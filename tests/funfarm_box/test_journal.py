@@ -120,3 +120,41 @@ def test_kill_9_mid_game_resumes_at_the_last_acknowledged_record(tmp_path):
     recorded = json.loads(lines[replay.seq - 1])["state"]
     assert replay.state.to_dict() == recorded
     replay.state.check(len(FunFarmRules().deck))
+
+
+def test_a_journal_written_before_issue_10_replays_by_its_own_rules(tmp_path, pins):
+    """A game begun before the options existed (no ``buzz_takes``/``escaped``/``deck_data``
+    in its new_game record, states without ``escaped``) resumes exactly, with one buzz
+    taking everything and escaped cards staying, as when it was written."""
+    from farmbox.firmware.games.funfarm.session import apply, rules_from
+    from farmbox.firmware.rules.funfarm import BuzzTakes, Escaped
+
+    from .conftest import missing, two_animals
+
+    old = {"action": "new_game", "players": 3, "tie": "reroll", "seed": 4, "deck": None,
+           "farmer": 0}
+    rules = rules_from(old)
+    assert (rules.buzz_takes, rules.escaped) == (BuzzTakes.ALL, Escaped.STAY)
+    journal = FunFarmJournal(tmp_path / "j")
+    journal.open()
+    state = apply(None, old, rules).state
+    journal.append(old, state)
+    a, b, r = two_animals(rules, state.draw_pile)
+    miss = missing(rules, (a,))
+    for action in ({"action": "draw", "card": rules.deck.cards[a].id, "source": "camera"},
+                   {"action": "roll", "roll": str(miss), "source": "camera"},
+                   {"action": "end_round", "seed": 1},
+                   {"action": "draw", "card": rules.deck.cards[b].id, "source": "camera"},
+                   {"action": "roll", "roll": str(r), "source": "camera"},
+                   {"action": "buzz", "players": [2], "seed": 2}):
+        state = apply(state, action, rules).state
+        journal.append(action, state)
+    journal.close()
+    assert set(state.piles[2]) == {a, b} and "escaped" not in state.to_dict()
+    t = open_table(tmp_path / "j", 3)
+    try:
+        assert t.session.state == state and t.referee.journal.seq == 7
+        assert t.session.rules.buzz_takes is BuzzTakes.ALL and t.session.race_time == 0.0
+    finally:
+        t.referee.close()
+        t.hw.close()

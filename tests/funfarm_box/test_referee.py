@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from farmbox.firmware.games.funfarm.session import TIE_NS, Buzz, DiceSeen, first_buzz, races
 from farmbox.firmware.rules.funfarm import (
+    BuzzTakes,
     EventKind,
     FunFarmRules,
     Phase,
@@ -102,7 +103,8 @@ def _screen_text(table) -> str:
 
 
 def test_tie_dealt_when_the_rules_say_deal(tmp_path, pins):
-    t = open_table(tmp_path / "j", 3, tie=TieRule.DEAL)
+    t = open_table(tmp_path / "j", 3, rules=FunFarmRules(tie=TieRule.DEAL,
+                                                         buzz_takes=BuzzTakes.ALL))
     try:
         rules = t.session.rules
         s = t.session.state

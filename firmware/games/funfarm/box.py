@@ -20,12 +20,15 @@ from typing import Any
 
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.camera import Reader, StillTable
-from farmbox.firmware.box.config import Config
+from farmbox.firmware.box.config import Config, ConfigError
+from farmbox.firmware.box.events import Event
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
+from farmbox.firmware.games.funfarm.deck_file import read_deck
 from farmbox.firmware.games.funfarm.screens import render as render_screen
 from farmbox.firmware.games.funfarm.session import (
+    RACE_TIME,
     RACE_WAIT_NS,
     TIE_NS,
     Action,
@@ -34,7 +37,14 @@ from farmbox.firmware.games.funfarm.session import (
     FunFarmSession,
     player_of,
 )
-from farmbox.firmware.rules.funfarm import FarmState, FunFarmRules
+from farmbox.firmware.rules.funfarm import (
+    BuzzTakes,
+    Escaped,
+    FarmState,
+    FunFarmRules,
+    InvalidDeck,
+    TieRule,
+)
 
 log = logging.getLogger("farmbox.funfarm")
 
@@ -94,19 +104,26 @@ class Referee(Box):
     def __init__(self, hardware: Any, render: Callable[[FunFarmSession], Any],
                  journal: FunFarmJournal, players: int, rules: FunFarmRules | None = None,
                  camera: bool = False, rng: random.Random | None = None,
-                 notifier: Notifier | None = None, reader: Reader | None = None) -> None:
-        super().__init__(hardware, notifier=notifier, reader=reader)
+                 notifier: Notifier | None = None, reader: Reader | None = None,
+                 race_time: float = RACE_TIME, deck: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(hardware, notifier=notifier, reader=reader, clock=clock)
         self.render = render
         self.journal = journal
         hardware.buttons.down_events = True
         replay = journal.open()
         if replay.state is not None and replay.rules is not None:
+            # The game goes on with the rules its journal began with (an exact replay).
             self.session = FunFarmSession(replay.players, replay.rules, self._commit,
-                                          camera=camera, state=replay.state, rng=rng)
+                                          camera=camera, state=replay.state, rng=rng,
+                                          race_time=replay.race_time)
             log.info("resumed Fun Farm game at record %d", replay.seq)
+            if rules is not None:  # the settings' rules start with the next game
+                self.session.next_game = (rules, race_time, deck)
         else:
             self.session = FunFarmSession(players, rules or FunFarmRules(), self._commit,
-                                          camera=camera, rng=rng)
+                                          camera=camera, rng=rng, deck=deck,
+                                          race_time=race_time)
         if replay.dropped:
             self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
         #: Button events read while gathering a race but belonging after it.
@@ -117,7 +134,9 @@ class Referee(Box):
         return self.session
 
     def _commit(self, action: Action, state: FarmState) -> None:
-        self.journal.append(action, state)
+        """Journal the action (fsync'ed), then tell every follower (web view, MQTT)."""
+        seq = self.journal.append(action, state)
+        self.events.publish(Event("action", seq, {"action": action, "state": state.to_dict()}))
 
     def next_event(self, timeout: float) -> Any:
         if self._pending and self.inbox.empty():
@@ -191,7 +210,10 @@ class Referee(Box):
         """The one-line STATUS for systemd: round, phase, cards caught (or the winner)."""
         st = self.session.state
         if st.over and st.winner is not None:
-            return f"game over, player {st.winner + 1} won with {st.scores[st.winner]} cards"
+            return f"game over, player {st.winner + 1} won with {st.totals[st.winner]} cards"
+        if st.over:
+            return (f"game over, players {' and '.join(str(p + 1) for p in st.contenders)} "
+                    f"share the win")
         return (f"round {st.round}, {st.phase.value}, {len(st.draw_pile)} cards to turn, "
                 f"caught {'/'.join(map(str, st.scores))}")
 
@@ -201,16 +223,31 @@ def status(referee: Referee) -> str:
     return referee.status()
 
 
+def rules_of(config: Config) -> FunFarmRules:
+    """The rules ``[funfarm]`` asks for, with its deck file read and checked; a bad deck is
+    one :class:`ConfigError` line naming the file, the card and the problem."""
+    ff = config.funfarm
+    try:
+        deck = read_deck(ff.deck or None)
+    except InvalidDeck as exc:
+        raise ConfigError(f"{config.source}: [funfarm] deck: {exc}") from None
+    return FunFarmRules(deck=deck, tie=TieRule(ff.tie), buzz_takes=BuzzTakes(ff.buzz_takes),
+                        escaped=Escaped(ff.escaped))
+
+
 def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = None) -> Referee:
-    """The Fun Farm referee on ``config``'s hardware (opened here unless given)."""
+    """The Fun Farm referee on ``config``'s hardware (opened here unless given); a bad
+    ``[funfarm] deck`` refuses to start before any hardware is opened."""
     from farmbox.hw import open_hardware
 
+    rules = rules_of(config)
     hw = hardware if hardware is not None else open_hardware(config)
     reader = table_reader(config) if hw.camera is not None else None
     language = config.ui.language
     referee = Referee(hw, lambda s: render_screen(s, language), FunFarmJournal(config.journal.dir),
-                      config.game.players, FunFarmRules(), camera=reader is not None,
-                      rng=random.Random(), notifier=notifier, reader=reader)
+                      config.game.players, rules, camera=reader is not None,
+                      rng=random.Random(), notifier=notifier, reader=reader,
+                      race_time=config.funfarm.race_time, deck=config.funfarm.deck or None)
     referee._own_hw = hardware is None
     log.info("Fun Farm for %d players, record %d", referee.session.state.players,
              referee.journal.seq)

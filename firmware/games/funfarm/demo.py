@@ -29,7 +29,7 @@ from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.demo_stream import FrameStream, check_gif_path
 from farmbox.firmware.box.i18n import LANGUAGES
 from farmbox.firmware.box.observations import CardsSeen, DiceSeen
-from farmbox.firmware.games.funfarm.box import Referee
+from farmbox.firmware.games.funfarm.box import Referee, rules_of
 from farmbox.firmware.games.funfarm.screens import render
 from farmbox.firmware.games.funfarm.session import Entry, FunFarmJournal
 from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, Phase, random_roll
@@ -139,8 +139,9 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
             hw = open_hardware(config)
             hw.display = stream.tap(hw.display)
             referee = Referee(hw, lambda s: render(s, language),
-                              FunFarmJournal(config.journal.dir), players, FunFarmRules(),
-                              camera=True, rng=random.Random(seed))
+                              FunFarmJournal(config.journal.dir), players, rules_of(config),
+                              camera=True, rng=random.Random(seed),
+                              race_time=config.funfarm.race_time)
             try:
                 tally = Tally()
                 rounds = _play(referee, hw, config, rng, eye, fast, cards_eye, tally)
@@ -156,7 +157,12 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
     where = f"; {len(stream.frames)} frames saved to {gif_path}" if gif_path is not None else ""
     if vision:
         print(tally, file=sys.stderr)
-    print(f"player {w + 1} won with {state.scores[w]} cards after {rounds} rounds{where}")
+    if state.winner is None:  # every card escaped or caught, the leaders level: shared
+        who = " and ".join(str(p + 1) for p in state.contenders)
+        print(f"players {who} share the win with {state.totals[state.contenders[0]]} cards "
+              f"after {rounds} rounds{where}")
+    else:
+        print(f"player {w + 1} won with {state.totals[w]} cards after {rounds} rounds{where}")
     return 0
 
 
@@ -211,11 +217,14 @@ def _play(referee: Referee, hw: Any, config: Any, rng: random.Random,
         _push(pins, [p for p in session.state.contenders if rng.random() < FALSE_START],
               fast, referee)
         roll = random_roll(rules, rng)
-        referee.inbox.put(DiceSeen(None, None, t_ns=time.monotonic_ns()))  # the dice tumble
         dice = eye.look(roll) if eye is not None else DiceSeen(roll.black, roll.white)
         race = _reactions(session.state, rules, roll, rng)
         lead_ms = race[0][0] if race and fast else 0.0
-        referee.inbox.put(dataclasses.replace(dice, t_ns=time.monotonic_ns() - int(lead_ms * 1e6)))
+        # The throw (the dice tumble), then the reading; --fast stamps both back by the first
+        # bot's simulated reaction time, so the screen shows that time.
+        thrown = time.monotonic_ns() - int(lead_ms * 1e6)
+        referee.inbox.put(DiceSeen(None, None, t_ns=thrown))
+        referee.inbox.put(dataclasses.replace(dice, t_ns=thrown))
         _settle(referee)
         tally.rolls += 1
         tally.rolls_read += session.state.phase is Phase.CATCH and session.state.roll == roll

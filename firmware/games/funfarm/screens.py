@@ -2,8 +2,9 @@
 
 - :func:`table`: between rounds and while the dice are unread: the circle (small icons,
   two rows), the last verdict (e.g. a false start) and the scores.
-- :func:`race`: after the roll: the circle (activated cards inverted), the activated animals
-  big, the dice, who buzzed first (or the tie, or the mistake) and the scores.
+- :func:`race`: after the roll: the circle (activated cards inverted), one slot per activated
+  animal in race order (open: inverted; taken: who took it and by how many ms; escaped:
+  struck through), the dice, the last verdict and the scores.
 - :func:`card_entry`, :func:`colour_entry`: the Farmer's manual fallback.
 - :func:`winner`.
 
@@ -27,7 +28,7 @@ from farmbox.firmware.box.drawing.icons import draw_icon
 from farmbox.firmware.box.i18n import Translate, po_translator
 from farmbox.firmware.box.i18n import translator as box_translator
 from farmbox.firmware.games.funfarm.icons import SIZE, draw_animal, draw_die
-from farmbox.firmware.games.funfarm.session import Entry, FunFarmSession, Verdict
+from farmbox.firmware.games.funfarm.session import Buzz, Entry, FunFarmSession, Take, Verdict
 from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
 
 #: Rows of the verdict line and the scores line.
@@ -61,8 +62,8 @@ def render(session: FunFarmSession, language: str = "en") -> Image.Image:
     if s.phase is Phase.OVER:
         return winner(s, tr)
     if s.phase is Phase.CATCH:
-        return race(s, rules, session.verdict, tr)
-    return table(s, rules, session.verdict, session.camera, tr)
+        return race(s, rules, session.verdict, tr, session.takes)
+    return table(s, rules, session.verdict, session.camera, tr, session.held)
 
 
 # ---------------------------------------------------------------------------
@@ -79,8 +80,9 @@ def _header(draw: ImageDraw.ImageDraw, s: FarmState, tr: Translate) -> None:
 
 
 def circle_rows(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules, top: int,
-                rows: int) -> None:
-    """The circle as small icons, oldest first, activated ones inverted; "+N" if too many."""
+                rows: int, invert: bool = True) -> None:
+    """The circle as small icons, oldest first, activated ones inverted (unless not
+    ``invert``); "+N" if too many."""
     per_row = 9
     cards: Sequence[int] = s.circle
     room = per_row * rows
@@ -90,7 +92,7 @@ def circle_rows(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules, to
         cards = (active + rest)[: room - 1]
     for i, card in enumerate(cards):
         x, y = (i % per_row) * 14, top + (i // per_row) * 13
-        if card in s.uncaught:
+        if card in s.uncaught and invert:
             draw.rectangle((x, y - 1, x + SIZE + 1, y + SIZE), fill=1)
             draw_animal(draw, (x + 1, y), _animal(rules, card), fill=0)
         else:
@@ -103,13 +105,14 @@ def circle_rows(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules, to
 
 
 def scores(draw: ImageDraw.ImageDraw, s: FarmState, mark: Sequence[int] = (),
-           y: int = SCORES_Y) -> None:
-    """Every player's card count in seat order; the Farmer underlined, ``mark`` inverted."""
+           y: int = SCORES_Y, totals: Sequence[int] | None = None) -> None:
+    """Every player's card count in seat order (or ``totals``: the game's, on the winner
+    screen); the Farmer underlined, ``mark`` inverted."""
     n = s.players
     cell = WIDTH // n
-    for p, count in enumerate(s.scores):
+    for p, count in enumerate(s.scores if totals is None else totals):
         text = f"{p + 1}:{count}" if n <= 6 else str(count)
-        if s.tiebreaks and p not in s.contenders:
+        if s.tiebreaks and p not in s.contenders and totals is None:
             text = "-" if n > 6 else f"{p + 1}:-"
         w = text_width(text)
         x = p * cell + (cell - w) // 2
@@ -132,10 +135,12 @@ def colour_name(colour: str, tr: Translate) -> str:
 
 
 def verdict_text(v: Verdict, tr: Translate) -> tuple[str, str | None, bool]:
-    """One line about the last race, the animal icon to put after it (a penalty card's or a
-    catch's), and whether it is good news (shown inverted)."""
+    """One line about the last race, the animal icon to put after it (a penalty card's), and
+    whether it is good news (shown inverted)."""
     kinds = v.kinds
     who = _players(v.players, tr)
+    if EventKind.CLOSED in kinds:  # the slots show what escaped
+        return "-", None, False
     if EventKind.TIEBREAK in kinds:
         ev = next(e for e in v.events if e.kind is EventKind.TIEBREAK)
         return tr("TIE! PLAY ON: %s") % _players(ev.players, tr), None, False
@@ -186,8 +191,9 @@ def _marked(v: Verdict | None) -> tuple[int, ...]:
 
 
 def table(s: FarmState, rules: FunFarmRules, verdict: Verdict | None, camera: bool,
-          tr: Translate) -> Image.Image:
-    """Waiting for a card (DRAW) or for the dice (ROLL)."""
+          tr: Translate, held: Sequence[Buzz] = ()) -> Image.Image:
+    """Waiting for a card (DRAW) or for the dice (ROLL); ``held``: buzzes after the throw,
+    waiting for the roll to be known (``P3 P1 ...``)."""
     image, draw = blank()
     _header(draw, s, tr)
     circle_rows(draw, s, rules, BODY + 2, 2)
@@ -195,38 +201,89 @@ def table(s: FarmState, rules: FunFarmRules, verdict: Verdict | None, camera: bo
         idle = tr("TURN A CARD") if camera else tr("FARMER: ENTER CARD")
     else:
         idle = tr("ROLL THE DICE") if camera else tr("FARMER: ENTER DICE")
+    if held:
+        verdict = None
+        idle = _players(list(dict.fromkeys(b.player for b in sorted(held))), tr) + " ..."
     _verdict_line(draw, verdict, s, rules, tr, idle, False)
     scores(draw, s, _marked(verdict))
     return image
 
 
+def animal_races(s: FarmState, rules: FunFarmRules) -> list[tuple[int, ...]]:
+    """The round's activated cards by animal, in the order the buzzes take them (most cards
+    first, ties: the card turned earliest), taken and escaped ones included."""
+    groups: dict[str, list[int]] = {}
+    for card in s.activated:  # in the circle's order at the roll
+        groups.setdefault(_animal(rules, card), []).append(card)
+    order = sorted(groups.values(), key=lambda cards: (-len(cards), s.activated.index(cards[0])))
+    return [tuple(cards) for cards in order]
+
+
+def take_text(take: Take, tr: Translate, room: int) -> str:
+    """Who took an animal and by how many ms, as wide as ``room`` allows: ``P3 +18MS`` (18 ms
+    before the next other player's buzz) or ``P3 412MS`` (nobody else buzzed: the reaction
+    time), shortened to ``P3+18`` or ``P3`` when narrow; tied players dealt the cards are
+    ``P1=P3``."""
+    who = "=".join(tr("P%d") % (p + 1) for p in take.players)
+    if take.lead_ms is not None:
+        tries = [f"{who} +{take.lead_ms}MS", f"{who}+{take.lead_ms}"]
+    elif take.reaction_ms is not None:
+        tries = [f"{who} {take.reaction_ms}MS", f"{who} {take.reaction_ms}"]
+    else:
+        tries = []
+    for text in tries + [who]:
+        if text_width(text) <= room:
+            return text
+    return fit(who, room)
+
+
+def race_slots(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules,
+               takes: Sequence[Take], tr: Translate, top: int, right: int) -> None:
+    """One slot per activated animal, two rows of one to three columns left of x =
+    ``right``: the animal (inverted while it can still be caught, struck through when it
+    escaped) and who took it (:func:`take_text`)."""
+    races = animal_races(s, rules)
+    taker = {c: t for t in takes for c in t.cards}
+    columns = 1 if len(races) <= 2 else 2 if len(races) <= 4 else 3
+    width = right // columns
+    for i, cards in enumerate(races[: 2 * columns]):
+        x, y = (i % columns) * width, top + (i // columns) * 11
+        name = _animal(rules, cards[0])
+        room = width - SIZE - 6
+        take = next((taker[c] for c in cards if c in taker), None)
+        if any(c in s.uncaught for c in cards):
+            draw.rectangle((x, y, x + SIZE + 1, y + SIZE - 2), fill=1)
+            draw_animal(draw, (x + 1, y), name, fill=0)
+            if len(cards) > 1:
+                draw_text(draw, (x + SIZE + 4, y + 3), fit(f"x{len(cards)}", room))
+        elif take is not None:
+            draw_animal(draw, (x + 1, y), name)
+            draw_text(draw, (x + SIZE + 4, y + 3), take_text(take, tr, room))
+        else:  # escaped: nobody caught it before the race closed
+            draw_animal(draw, (x + 1, y), name)
+            draw.line((x, y + SIZE - 2, x + SIZE + 1, y), fill=1)
+            draw_text(draw, (x + SIZE + 4, y + 3), "-")
+
+
 def race(s: FarmState, rules: FunFarmRules, verdict: Verdict | None,
-         tr: Translate) -> Image.Image:
-    """After the roll: the activated animals big, the dice, the verdict."""
+         tr: Translate, takes: Sequence[Take] = ()) -> Image.Image:
+    """After the roll: the activated animals, each its own race, the dice, the verdict."""
     image, draw = blank()
     _header(draw, s, tr)
-    circle_rows(draw, s, rules, BODY + 2, 1)
-    top = BODY + 16
-    shown = s.uncaught or s.activated
-    kinds = list(dict.fromkeys(_animal(rules, c) for c in shown))
-    if kinds:
-        scale = 2 if len(kinds) <= 3 else 1
-        step = SIZE * scale + 2
-        for i, name in enumerate(kinds):
-            if scale == 2:
-                draw_animal(draw, (i * step, top - 1), name, 2)
-            else:
-                draw_animal(draw, ((i % 3) * step, top + (i // 3) * 13 - 1), name)
-        if not s.uncaught:  # taken: strike through
-            w = len(kinds) * step if scale == 2 else min(3, len(kinds)) * step
-            draw.line((0, top + 22, w - 2, top - 1), fill=1)
+    circle_rows(draw, s, rules, BODY + 2, 1, invert=False)  # the slots below say what is on
+    top = BODY + 14
+    dice_x = WIDTH - 2 * SIZE - 4
+    if s.activated:
+        race_slots(draw, s, rules, takes, tr, top, dice_x - 2)
     else:
         draw_text(draw, (0, top + 8), "-")
     if s.roll is not None:
-        draw_die(draw, (WIDTH - 2 * SIZE - 4, top + 2), s.roll.black, black=True)
+        draw_die(draw, (dice_x, top + 2), s.roll.black, black=True)
         draw_die(draw, (WIDTH - SIZE - 1, top + 2), s.roll.white, black=False)
-    idle = tr("BUZZ!") if s.activated else tr("NOTHING ON: DO NOT BUZZ")
-    _verdict_line(draw, verdict, s, rules, tr, idle, bool(s.activated))
+    idle = tr("BUZZ!") if s.uncaught else tr("NOTHING ON: DO NOT BUZZ")
+    if s.activated and not s.uncaught:
+        idle = "-"
+    _verdict_line(draw, verdict, s, rules, tr, idle, bool(s.uncaught))
     scores(draw, s, _marked(verdict))
     return image
 
@@ -265,13 +322,27 @@ def colour_entry(rules: FunFarmRules, black: bool, black_i: int, white_i: int, u
 
 
 def winner(s: FarmState, tr: Translate) -> Image.Image:
-    """The game is over: who won, every score."""
+    """The game is over: who won with the game's real totals (after a tie-break: the totals
+    it began with, and the tie-break's own cards), or the tied players sharing it."""
     image, draw = blank()
     header(draw, tr("GAME OVER"), tr("ROUND %d") % s.round)
-    w = s.winner if s.winner is not None else 0
+    totals = s.totals
     draw_icon(draw, (2, BODY + 4), "star", 2)
-    draw_text_centred(draw, BODY + 6, tr("PLAYER %d WINS") % (w + 1), WIDTH + 28)
-    draw_text_centred(draw, BODY + 16, tr("%d CARDS") % s.scores[w], WIDTH + 28)
+    if s.winner is None:  # nothing was left to break the tie with: shared
+        tied = "=".join(tr("P%d") % (p + 1) for p in s.contenders)
+        draw_text_centred(draw, BODY + 6, fit(tr("TIE %s: SHARED") % tied, WIDTH - 28),
+                          WIDTH + 28)
+        draw_text_centred(draw, BODY + 16, tr("%d CARDS") % totals[s.contenders[0]], WIDTH + 28)
+        mark: tuple[int, ...] = s.contenders
+    else:
+        w = s.winner
+        draw_text_centred(draw, BODY + 6, tr("PLAYER %d WINS") % (w + 1), WIDTH + 28)
+        draw_text_centred(draw, BODY + 16, tr("%d CARDS") % totals[w], WIDTH + 28)
+        mark = (w,)
+    if s.tiebreaks:
+        line = (tr("TIE-BREAK %d") % s.tiebreaks + " "
+                + ":".join(str(s.scores[p]) for p in s.contenders))
+        draw_text_centred(draw, BODY + 26, fit(line, WIDTH - 28), WIDTH + 28)
     draw_text(draw, (0, VERDICT_Y - 1), fit(tr("FARMER: NEW GAME"), WIDTH))
-    scores(draw, s, (w,))
+    scores(draw, s, mark, totals=totals)
     return image

@@ -3,10 +3,15 @@
 Each player has a buzzer button (``player1`` .. ``player10``) and the Farmer has one more
 (``farmer``). A buzz counts at the push edge: the panel's ``down`` event, timestamped with
 ``time.monotonic_ns()`` in the GPIO callback. The camera (or the Farmer, by hand) reports the
-card turned into the circle and the colours rolled; from that moment the first buzz takes the
-round's activated cards (:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than
-:data:`TIE_NS` (1 ms) after the first one are a tie, settled by the rules' :class:`TieRule`
-(default REROLL: nobody takes the cards, the Farmer rolls again).
+card turned into the circle and the colours rolled; from that moment each buzz takes the next
+activated animal (or, with ``buzz_takes = "all"``, the first takes everything:
+:func:`farmbox.firmware.rules.funfarm.buzz`). Buzzes less than :data:`TIE_NS` (1 ms) after the
+first one are a tie, settled by the rules' :class:`TieRule` (default REROLL: nobody takes the
+cards, the Farmer rolls again). Buzzes after the throw (the dice seen moving, or the Farmer
+opening dice entry) but before the roll is known are held and judged once it is; only a buzz
+before the throw is a false start. The race closes :attr:`FunFarmSession.race_time` seconds
+after the roll is known (on the box's clock, through :meth:`FunFarmSession.tick`) or when the
+next card is turned; what nobody caught has escaped.
 
 Every settled action is written to the journal (fsync'ed) *before* the session's state
 changes; actions carry the seed of any random choice (the penalty card, the tie deal), so
@@ -32,8 +37,11 @@ from typing import Any
 
 from farmbox.firmware.box.journal import Journal, Replay
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
+from farmbox.firmware.games.funfarm.deck_file import read_deck
 from farmbox.firmware.rules.funfarm import (
+    BuzzTakes,
     ColourRoll,
+    Escaped,
     Event,
     EventKind,
     FarmState,
@@ -42,10 +50,12 @@ from farmbox.firmware.rules.funfarm import (
     TieRule,
     Turn,
     buzz,
+    close_race,
+    deck_as_data,
     draw,
     end_round,
-    load_deck,
     new_game,
+    parse_deck,
     roll,
 )
 
@@ -61,6 +71,8 @@ CONFIDENT = 0.6
 NOTICE_SECONDS = 4.0
 #: After the first buzz the loop waits this long for other pushes of the same millisecond.
 RACE_WAIT_NS = 3_000_000
+#: The race for a round closes this long after the roll is known (s; ``[funfarm] race_time``).
+RACE_TIME = 8.0
 
 Action = dict[str, Any]
 Commit = Callable[[Action, FarmState], None]
@@ -109,15 +121,27 @@ def races(buzzes: Iterable[Buzz], tie_ns: int = TIE_NS) -> list[tuple[tuple[int,
 
 
 def rules_from(action: Action) -> FunFarmRules:
-    """The rules a ``new_game`` action names (deck file, tie rule)."""
-    deck = load_deck(action.get("deck") or None)
-    return FunFarmRules(deck=deck, tie=TieRule(action.get("tie", TieRule.REROLL.value)))
+    """The rules a ``new_game`` action names: the deck it carries (or, in a journal written
+    before decks were recorded, the deck file it names), the tie rule and the options. A
+    record without ``buzz_takes`` / ``escaped`` was written before they existed, when one
+    buzz took everything and escaped cards stayed: those are the rules it replays with."""
+    data = action.get("deck_data")
+    if data is not None:
+        deck = parse_deck(data, "the journal's deck")
+    else:
+        deck = read_deck(action.get("deck") or None)
+    return FunFarmRules(deck=deck, tie=TieRule(action.get("tie", TieRule.REROLL.value)),
+                        buzz_takes=BuzzTakes(action.get("buzz_takes", BuzzTakes.ALL.value)),
+                        escaped=Escaped(action.get("escaped", Escaped.STAY.value)))
 
 
 def new_game_action(players: int, rules: FunFarmRules, seed: int, deck: str | None = None,
-                    farmer: int = 0) -> Action:
-    return {"action": "new_game", "players": players, "tie": rules.tie.value, "seed": seed,
-            "deck": deck, "farmer": farmer}
+                    farmer: int = 0, race_time: float = RACE_TIME) -> Action:
+    """The journal's first record: players, the options, the seed and the deck itself."""
+    return {"action": "new_game", "players": players, "tie": rules.tie.value,
+            "buzz_takes": rules.buzz_takes.value, "escaped": rules.escaped.value,
+            "race_time": race_time, "seed": seed, "deck": deck,
+            "deck_data": deck_as_data(rules.deck), "farmer": farmer}
 
 
 def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
@@ -141,6 +165,8 @@ def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
         return roll(state, rules, rules.parse_roll(str(action["roll"])))
     if kind == "buzz":
         return buzz(state, rules, [int(p) for p in action["players"]], rng)
+    if kind == "close":
+        return close_race(state, rules)
     if kind == "end_round":
         return end_round(state, rules, rng)
     raise ValueError(f"unknown action {kind!r}")
@@ -158,10 +184,14 @@ class FarmReplay(Replay):
     players: int = 0
     rules: FunFarmRules | None = None
 
+    race_time: float = RACE_TIME
+
     def begin(self, action: Action, state: Any) -> None:
-        """The file's ``new_game`` record: its rules (deck, tie rule) and its players."""
+        """The file's ``new_game`` record: its rules (deck, tie rule, options), its players
+        and its race time."""
         self.rules = rules_from(action)
         self.players = int(action["players"])
+        self.race_time = float(action.get("race_time", 0.0))
 
     def preview(self, action: Action) -> FarmState:
         if self.rules is None:
@@ -210,6 +240,25 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Take:
+    """One race of the round that someone won: who took which cards, how fast, by how much."""
+
+    #: The taker, or the tied players the cards were dealt to.
+    players: tuple[int, ...]
+    cards: tuple[int, ...]
+    #: When the (first) winning buzz was pushed (monotonic ns).
+    t_ns: int
+    #: Reaction time: ms from the throw (or, without one, from the roll being known).
+    reaction_ms: int | None = None
+    #: Ms before the next other player's buzz (None: nobody else buzzed yet).
+    lead_ms: int | None = None
+
+    @property
+    def dealt(self) -> bool:
+        return len(self.players) > 1
+
+
+@dataclass(frozen=True)
 class Notice:
     kind: str
     detail: str
@@ -221,9 +270,15 @@ class FunFarmSession:
 
     def __init__(self, players: int, rules: FunFarmRules, commit: Commit | None = None,
                  camera: bool = False, state: FarmState | None = None,
-                 rng: random.Random | None = None, deck: str | None = None) -> None:
+                 rng: random.Random | None = None, deck: str | None = None,
+                 race_time: float = RACE_TIME) -> None:
         self.rules = rules
         self.deck_path = deck
+        #: Seconds from the roll being known to the race closing (0: only the next card).
+        self.race_time = race_time
+        #: Rules, race time and deck file for the next new game, when they differ from this
+        #: game's (a game resumed from its journal keeps the rules it began with).
+        self.next_game: tuple[FunFarmRules, float, str | None] | None = None
         self._commit = commit or (lambda action, state: None)
         self.rng = rng or random.Random()
         self.camera = camera
@@ -238,6 +293,15 @@ class FunFarmSession:
         #: Dice readings count only after the dice were seen moving since the last card.
         self.armed = False
         self.rolled_ns: int | None = None
+        #: When the dice were thrown (camera: first seen moving; by hand: entry opened).
+        self.thrown_ns: int | None = None
+        #: Buzzes after the throw, before the roll is known: judged when it is.
+        self.held: list[Buzz] = []
+        #: This round's won races, and every buzz since the roll was known (for the leads).
+        self.takes: list[Take] = []
+        self.round_buzzes: list[Buzz] = []
+        #: Box clock (s) when the race was first seen open; the race closes race_time later.
+        self.race_since: float | None = None
         self.state: FarmState
         if state is None:
             self.state = new_game(players, rules, random.Random(0))  # replaced just below
@@ -263,9 +327,21 @@ class FunFarmSession:
     def new_game(self, players: int | None = None) -> None:
         """A new shuffled game (the journal rotates); the Farmer role starts at player 1."""
         players = players or self.players
-        action = new_game_action(players, self.rules, self._seed(), self.deck_path)
+        if self.next_game is not None:
+            self.rules, self.race_time, self.deck_path = self.next_game
+            self.next_game = None
+        action = new_game_action(players, self.rules, self._seed(), self.deck_path,
+                                 race_time=self.race_time)
         self._do(action)
-        self.verdict, self.entry, self.armed, self.rolled_ns = None, None, False, None
+        self.verdict, self.entry = None, None
+        self._new_throw()
+
+    def _new_throw(self, keep_takes: bool = False) -> None:
+        """Forget the throw (a new card, a re-roll): the next roll is a new race."""
+        self.armed, self.rolled_ns, self.thrown_ns, self.race_since = False, None, None, None
+        self.held = []
+        if not keep_takes:
+            self.takes, self.round_buzzes = [], []
 
     # -- the table ------------------------------------------------------------
     def card_turned(self, card: str | None, source: str = "camera") -> None:
@@ -275,46 +351,86 @@ class FunFarmSession:
         if self.state.phase is not Phase.DRAW:
             return
         self._do({"action": "draw", "card": card, "source": source})
-        self.verdict, self.entry, self.armed, self.rolled_ns = None, None, False, None
+        self.verdict, self.entry = None, None
+        self._new_throw()
+
+    def thrown(self, t_ns: int) -> None:
+        """The dice were thrown at ``t_ns``: from now on a buzz is held, not a false start."""
+        if self.state.phase is Phase.ROLL and self.thrown_ns is None:
+            self.thrown_ns = t_ns
 
     def dice_read(self, colours: ColourRoll, t_ns: int, source: str = "camera") -> None:
-        """The roll is known: activate the matching cards; the race starts at ``t_ns``."""
+        """The roll is known: activate the matching cards; the race started at the throw
+        (or at ``t_ns`` if nobody saw the throw); the buzzes held since are judged now."""
         self._do({"action": "roll", "roll": str(colours), "source": source})
         self.rolled_ns = t_ns
+        self.race_since = None
         self.entry, self.guess, self.verdict = None, None, None
         if self.state.activated:
             self.alerts.append("activate")
+        held, self.held = self.held, []
+        if held:
+            self.buzzes(held)
+
+    @property
+    def started_ns(self) -> int | None:
+        """When the race started: the throw, else the roll being known."""
+        return self.thrown_ns if self.thrown_ns is not None else self.rolled_ns
 
     def buzzes(self, buzzes: Sequence[Buzz]) -> None:
-        """Buzzer pushes (any order): settled race by race, earliest first."""
+        """Buzzer pushes (any order): settled race by race, earliest first. Pushes after
+        the throw while the roll is not known yet are held until it is."""
         valid = [b for b in buzzes
                  if 0 <= b.player < self.players and b.player in self.state.contenders]
         for players, t0 in races(valid):
             if self.state.over:
                 return
             st = self.state
+            in_race = [b for b in valid if 0 <= b.t_ns - t0 < TIE_NS]
+            if st.phase is Phase.ROLL and self.thrown_ns is not None and t0 >= self.thrown_ns:
+                self.held.extend(in_race)  # after the throw: judged once the roll is known
+                continue
+            if st.phase is Phase.CATCH:
+                self.round_buzzes.extend(in_race)
             if st.phase is Phase.CATCH and st.activated and not st.uncaught:
+                self._leads()
                 continue  # too late: the round's cards are taken; nothing to record
             action = {"action": "buzz", "players": list(players), "seed": self._seed()}
-            times = {p: min(b.t_ns for b in valid if b.player == p and b.t_ns - t0 < TIE_NS)
-                     for p in players}
+            times = {p: min(b.t_ns for b in in_race if b.player == p) for p in players}
+            start = self.started_ns
             ms: tuple[int | None, ...] = tuple(
-                None if self.rolled_ns is None or self.state.phase is not Phase.CATCH
-                else max(0, (times[p] - self.rolled_ns) // 1_000_000) for p in players)
+                None if start is None or st.phase is not Phase.CATCH
+                else max(0, (times[p] - start) // 1_000_000) for p in players)
             turn = self._do(action)
             kinds = {e.kind for e in turn.events}
             self.verdict = Verdict(turn.events, players, ms)
-            if kinds & {EventKind.CAUGHT, EventKind.DEALT}:
+            won = [e for e in turn.events if e.kind in (EventKind.CAUGHT, EventKind.DEALT)]
+            if won:
                 self.alerts.append("win")
+                self.takes.append(Take(players, tuple(c for e in won for c in e.cards), t0,
+                                       ms[0]))
             elif kinds & {EventKind.FALSE_START, EventKind.EMPTY_BUZZ}:
                 self.alerts.append("mistake")
+            self._leads()
             if EventKind.TIE in kinds and self.state.phase is Phase.ROLL:
-                self.armed = False  # the same dice still lie there: wait for the new roll
-                self.rolled_ns = None
+                # The same dice still lie there: wait for the new roll, a new race; the
+                # rest of these pushes belonged to the race the tie called off.
+                self._new_throw(keep_takes=True)
+                return
+
+    def _leads(self) -> None:
+        """Each take's lead: ms to the first later buzz of another player."""
+        out = []
+        for take in self.takes:
+            after = [b.t_ns for b in self.round_buzzes
+                     if b.t_ns >= take.t_ns and b.player not in take.players]
+            lead = (min(after) - take.t_ns) // 1_000_000 if after else None
+            out.append(replace(take, lead_ms=lead))
+        self.takes = out
 
     def _end_round(self) -> None:
         turn = self._do({"action": "end_round", "seed": self._seed()})
-        self.rolled_ns = None
+        self.rolled_ns, self.race_since = None, None
         if any(e.kind is EventKind.WON for e in turn.events):
             self.alerts.append("win")
             self.verdict = None
@@ -335,6 +451,7 @@ class FunFarmSession:
         """The colour-dice reader's view (also while the dice roll)."""
         if obs.moving:
             self.armed = True
+            self.thrown(t_ns)
             return
         if self.state.phase is not Phase.ROLL or not self.armed:
             return
@@ -365,7 +482,7 @@ class FunFarmSession:
             else:
                 self.entry, self.cursor = Entry.CARD, 0
         elif phase is Phase.ROLL:
-            self._open_colours(None)
+            self._open_colours(None, t_ns)
         elif phase is Phase.CATCH:
             self._end_round()
 
@@ -374,7 +491,9 @@ class FunFarmSession:
         if self.entry is not None and button == "farmer":
             self._on_entry("ok", t_ns)
 
-    def _open_colours(self, guess: DiceSeen | None) -> None:
+    def _open_colours(self, guess: DiceSeen | None, t_ns: int = 0) -> None:
+        """Colour entry opens; by hand that is the throw (buzzes from now on are held)."""
+        self.thrown(t_ns)
         deck = self.rules.deck
         self.black = deck.black_faces.index(guess.black) if guess and guess.black in deck.black_faces else 0
         self.white = deck.white_faces.index(guess.white) if guess and guess.white in deck.white_faces else 0
@@ -425,9 +544,21 @@ class FunFarmSession:
             self.report("camera_gone", reason, now)
 
     def tick(self, now: float) -> None:
-        """Time passes: notices expire."""
+        """Time passes (``now``: the box's clock, s): notices expire; the race closes
+        :attr:`race_time` after it was first seen open, its uncaught cards escape."""
         if self.notice is not None and now - self.notice.since > NOTICE_SECONDS:
             self.notice = None
+        st = self.state
+        if st.phase is not Phase.CATCH or not st.uncaught or self.race_time <= 0:
+            self.race_since = None
+            return
+        if self.race_since is None:
+            self.race_since = now
+        elif now - self.race_since >= self.race_time:
+            turn = self._do({"action": "close"})
+            self.race_since = None
+            if self.verdict is None:  # else the last take stays up; the slots show the rest
+                self.verdict = Verdict(turn.events, ())
 
     def take_alerts(self) -> list[str]:
         """Alerts (activate, win, mistake, error) raised since the last call."""
@@ -442,6 +573,6 @@ def player_of(button: str) -> int | None:
     return None
 
 
-__all__ = ["CONFIDENT", "TIE_NS", "Buzz", "CameraLost", "CardsSeen", "DiceSeen", "Entry", "FarmReplay",
-           "FunFarmJournal", "FunFarmSession", "Verdict", "apply", "first_buzz",
-           "new_game_action", "player_of", "races", "rules_from"]
+__all__ = ["CONFIDENT", "RACE_TIME", "TIE_NS", "Buzz", "CameraLost", "CardsSeen", "DiceSeen",
+           "Entry", "FarmReplay", "FunFarmJournal", "FunFarmSession", "Take", "Verdict", "apply",
+           "first_buzz", "new_game_action", "player_of", "races", "rules_from"]

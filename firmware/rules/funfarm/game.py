@@ -42,6 +42,31 @@ class TieRule(enum.Enum):
     DEAL = "deal"
 
 
+class BuzzTakes(enum.Enum):
+    """What one buzz takes in the buzzer variant.
+
+    ONE_ANIMAL (default): each activated animal is its own race; a buzz takes the animal with
+    the most activated cards still uncaught (ties: the card turned earliest) and every such
+    card showing it, the next buzz the next animal; the same player may buzz again (two hands).
+    ALL: the first buzz takes every activated card of the round (for small children).
+    """
+
+    ONE_ANIMAL = "one_animal"
+    ALL = "all"
+
+
+class Escaped(enum.Enum):
+    """What happens to an activated card nobody caught before the race closed.
+
+    LEAVE (default): it escaped and leaves the game ("zwierzak uciekł i nie może być już
+    złapany"); only cards that were not activated stay in the circle.
+    STAY: it stays in the circle and can be activated again by a later roll.
+    """
+
+    LEAVE = "leave"
+    STAY = "stay"
+
+
 class Phase(enum.Enum):
     DRAW = "draw"    # between rounds: the Farmer is about to turn a card
     ROLL = "roll"    # a card is turned, the dice are not read yet
@@ -61,9 +86,10 @@ class EventKind(enum.Enum):
     NO_PENALTY = "no_penalty"    # a mistake with an empty pile costs nothing
     TIE = "tie"                  # buzzers pressed in the same millisecond
     DEALT = "dealt"              # a tied player got cards by the DEAL rule
-    ESCAPED = "escaped"          # activated, uncaught, still in the circle
+    ESCAPED = "escaped"          # activated, uncaught when the race closed (left, or stayed)
+    CLOSED = "closed"            # the race closed before the round's end (the time ran out)
     TIEBREAK = "tiebreak"        # tied players' cards shuffled into a new deck
-    WON = "won"
+    WON = "won"                  # player = the winner; None: the tied ``players`` share it
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +129,8 @@ class FunFarmRules:
 
     deck: Deck = field(default_factory=load_deck)
     tie: TieRule = TieRule.REROLL
+    buzz_takes: BuzzTakes = BuzzTakes.ONE_ANIMAL
+    escaped: Escaped = Escaped.LEAVE
     min_players: int = 2
     max_players: int = 10
 
@@ -144,6 +172,10 @@ class FarmState:
     contenders: tuple[int, ...] = ()
     tiebreaks: int = 0
     winner: int | None = None
+    #: Cards that escaped (activated, nobody caught them): out of the game.
+    escaped: tuple[int, ...] = ()
+    #: Every player's cards when the first tie-break began (the game's real totals).
+    game_scores: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -151,20 +183,29 @@ class FarmState:
 
     @property
     def scores(self) -> tuple[int, ...]:
+        """Cards in each player's pile now (in a tie-break: the tie-break's cards)."""
         return tuple(len(p) for p in self.piles)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The game's cards per player: :attr:`scores`, or after a tie-break began the
+        scores it began with (the tie-break only decides between the tied players)."""
+        return self.game_scores or self.scores
 
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
     def cards_total(self) -> int:
-        return len(self.draw_pile) + len(self.circle) + sum(self.scores)
+        """Cards in the draw pile, the circle, the piles and escaped."""
+        return len(self.draw_pile) + len(self.circle) + sum(self.scores) + len(self.escaped)
 
     def check(self, deck_size: int) -> None:
         """Raise :class:`InvalidState` unless every card is in exactly one place."""
-        everything = list(self.draw_pile) + list(self.circle) + [c for p in self.piles for c in p]
+        everything = (list(self.draw_pile) + list(self.circle)
+                      + [c for p in self.piles for c in p] + list(self.escaped))
         if sorted(everything) != list(range(deck_size)):
-            raise InvalidState(f"deck, circle and piles hold {len(everything)} cards "
+            raise InvalidState(f"deck, circle, piles and escaped hold {len(everything)} cards "
                                f"(or repeats), expected each of {deck_size} once")
         if not set(self.uncaught) <= set(self.activated) or not set(self.uncaught) <= set(self.circle):
             raise InvalidState("uncaught activated cards must be in the circle")
@@ -173,7 +214,9 @@ class FarmState:
 
     # -- serialisation -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """JSON-ready; ``escaped`` and ``game_scores`` only when they hold something (so a
+        journal written before they existed replays to the same dicts)."""
+        d: dict[str, Any] = {
             "draw_pile": list(self.draw_pile), "circle": list(self.circle),
             "piles": [list(p) for p in self.piles], "farmer": self.farmer,
             "phase": self.phase.value, "roll": str(self.roll) if self.roll else None,
@@ -181,6 +224,11 @@ class FarmState:
             "round": self.round, "contenders": list(self.contenders),
             "tiebreaks": self.tiebreaks, "winner": self.winner,
         }
+        if self.escaped:
+            d["escaped"] = list(self.escaped)
+        if self.game_scores:
+            d["game_scores"] = list(self.game_scores)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], rules: FunFarmRules) -> "FarmState":
@@ -197,6 +245,7 @@ class FarmState:
                 round=int(d["round"]), contenders=ints(d["contenders"]),
                 tiebreaks=int(d["tiebreaks"]),
                 winner=None if d.get("winner") is None else int(d["winner"]),
+                escaped=ints(d.get("escaped", ())), game_scores=ints(d.get("game_scores", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidState(f"bad saved Fun Farm game: missing or malformed {exc}") from None
@@ -266,14 +315,35 @@ def catch(state: FarmState, rules: FunFarmRules, player: int, animal: Animal,
     return Turn(_take(state, player, taken), (Event(EventKind.CAUGHT, player, taken),))
 
 
+def race_order(state: FarmState, rules: FunFarmRules) -> tuple[tuple[int, ...], ...]:
+    """The uncaught activated cards grouped by animal, in the order the buzzes take them:
+    the animal with the most cards first, ties broken by the card turned earliest (the
+    circle's order).
+
+    >>> import random
+    >>> rules = FunFarmRules()
+    >>> s = new_game(2, rules, random.Random(0))
+    >>> race_order(s, rules)
+    ()
+    """
+    groups: dict[Animal, list[int]] = {}
+    for card in state.circle:  # the circle is in the order the cards arrived
+        if card in state.uncaught:
+            groups.setdefault(rules.deck.cards[card].animal, []).append(card)
+    order = sorted(groups.values(), key=lambda cards: (-len(cards), state.circle.index(cards[0])))
+    return tuple(tuple(cards) for cards in order)
+
+
 def buzz(state: FarmState, rules: FunFarmRules, pressers: Sequence[int],
          rng: random.Random) -> Turn:
     """The buzzer variant: ``pressers`` pressed first, in the same millisecond.
 
     Before the dice are read every presser made a false start; after a roll that activated
-    nothing every presser made a mistake (both with the penalty).  One presser takes all the
-    round's activated cards; two or more are a tie settled by ``rules.tie``.  Presses after
-    the round's cards were taken are late and ignored.
+    nothing every presser made a mistake (both with the penalty).  One presser takes the
+    next animal of :func:`race_order` with its cards (``rules.buzz_takes`` ONE_ANIMAL) or
+    every uncaught activated card (ALL); two or more are a tie settled by ``rules.tie`` over
+    the same cards.  Presses after the round's cards were taken (or the race closed) are
+    late and ignored.
     """
     pressers = tuple(dict.fromkeys(pressers))
     if not pressers:
@@ -290,11 +360,14 @@ def buzz(state: FarmState, rules: FunFarmRules, pressers: Sequence[int],
         return Turn(state, tuple(events))
     if not state.uncaught:
         return Turn(state, tuple(Event(EventKind.LATE_BUZZ, p) for p in pressers))
+    if rules.buzz_takes is BuzzTakes.ALL:
+        raced = state.uncaught
+    else:
+        raced = race_order(state, rules)[0]
     if len(pressers) == 1:
-        taken = state.uncaught
-        return Turn(_take(state, pressers[0], taken),
-                    (Event(EventKind.CAUGHT, pressers[0], taken),))
-    tie = Event(EventKind.TIE, None, state.uncaught, pressers)
+        return Turn(_take(state, pressers[0], raced),
+                    (Event(EventKind.CAUGHT, pressers[0], raced),))
+    tie = Event(EventKind.TIE, None, raced, pressers)
     if rules.tie is TieRule.REROLL:
         new = replace(state, phase=Phase.ROLL, roll=None, activated=(), uncaught=())
         return Turn(new, (tie,))
@@ -302,7 +375,7 @@ def buzz(state: FarmState, rules: FunFarmRules, pressers: Sequence[int],
     start = rng.randrange(len(order))
     order = order[start:] + order[:start]
     shares: dict[int, list[int]] = {p: [] for p in order}
-    for i, card in enumerate(state.uncaught):
+    for i, card in enumerate(raced):
         shares[order[i % len(order)]].append(card)
     events = [tie]
     for p in order:
@@ -312,15 +385,27 @@ def buzz(state: FarmState, rules: FunFarmRules, pressers: Sequence[int],
     return Turn(state, tuple(events))
 
 
+def close_race(state: FarmState, rules: FunFarmRules) -> Turn:
+    """The buzzer race closes before the round ends (its time ran out): the uncaught
+    activated cards escape (``rules.escaped``: LEAVE takes them out of the game, STAY leaves
+    them in the circle, not catchable until a later roll activates them); later buzzes are
+    late.  The round goes on until the Farmer turns the next card (or ends it)."""
+    _require(state, Phase.CATCH, "close the race")
+    events = [Event(EventKind.CLOSED, None, state.uncaught)]
+    if state.uncaught:
+        events.append(Event(EventKind.ESCAPED, None, state.uncaught))
+    return Turn(_escape(state, rules), tuple(events))
+
+
 def end_round(state: FarmState, rules: FunFarmRules, rng: random.Random) -> Turn:
-    """Close the round: uncaught cards escape (they stay in the circle), the Farmer role
-    passes left, and after the round that drew the last card the game ends or a tie-break
-    begins."""
+    """Close the round: uncaught cards escape (by ``rules.escaped``: they leave the game, or
+    stay in the circle), the Farmer role passes left, and after the round that drew the last
+    card the game ends or a tie-break begins."""
     _require(state, Phase.CATCH, "end the round")
     events: list[Event] = []
     if state.uncaught:
         events.append(Event(EventKind.ESCAPED, None, state.uncaught))
-    state = replace(state, phase=Phase.DRAW, roll=None, activated=(), uncaught=())
+    state = replace(_escape(state, rules), phase=Phase.DRAW, roll=None, activated=())
     in_tiebreak = state.tiebreaks > 0
     if not state.draw_pile or in_tiebreak:
         scores = state.scores
@@ -332,10 +417,17 @@ def end_round(state: FarmState, rules: FunFarmRules, rng: random.Random) -> Turn
         if not state.draw_pile:
             # The tied players' cards become a new deck; the circle stays.
             pile = [c for p in top for c in state.piles[p]]
+            if not pile and not state.circle:
+                # Nothing left to catch (every card escaped or is in other piles): no
+                # tie-break can ever decide it; the tied players share the win.
+                state = replace(state, phase=Phase.OVER, winner=None, contenders=top,
+                                game_scores=state.game_scores or scores)
+                return Turn(state, tuple(events) + (Event(EventKind.WON, None, (), top),))
             rng.shuffle(pile)
             piles = tuple(() if p in top else cards for p, cards in enumerate(state.piles))
             state = replace(state, draw_pile=tuple(pile), piles=piles, contenders=top,
-                            tiebreaks=state.tiebreaks + 1)
+                            tiebreaks=state.tiebreaks + 1,
+                            game_scores=state.game_scores or scores)
             events.append(Event(EventKind.TIEBREAK, None, tuple(pile), top))
     return Turn(replace(state, farmer=_next_farmer(state)), tuple(events))
 
@@ -362,6 +454,15 @@ def _require_racing(state: FarmState, player: int) -> None:
         raise IllegalAction(f"no player {player + 1}")
     if player not in state.contenders:
         raise IllegalAction(f"player {player + 1} is not in the tie-break")
+
+
+def _escape(state: FarmState, rules: FunFarmRules) -> FarmState:
+    """The uncaught activated cards escape: out of the game (LEAVE) or left in the circle
+    (STAY); either way nobody can catch them any more this round."""
+    if rules.escaped is Escaped.LEAVE and state.uncaught:
+        return replace(state, circle=tuple(c for c in state.circle if c not in state.uncaught),
+                       escaped=state.escaped + state.uncaught, uncaught=())
+    return replace(state, uncaught=())
 
 
 def _take(state: FarmState, player: int, cards: tuple[int, ...]) -> FarmState:
