@@ -71,16 +71,17 @@ def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
     assert tl.history[-1] == replay.timeline.state
 
 
-def test_corrupt_middle_record_keeps_the_good_prefix(tmp_path):
-    write_game(tmp_path, ALL_ROLLS[::13][:8])
+def test_corrupt_middle_record_costs_only_that_record(tmp_path):
+    tl = write_game(tmp_path, ALL_ROLLS[::13][:8])
     path = tmp_path / "superfarmer.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     lines[4] = lines[4].replace(b'"exchanged":false', b'"exchanged":true')  # a flipped bit
     assert b'"exchanged":true' in lines[4]
     path.write_bytes(b"".join(lines))
     replay = SuperFarmerJournal(tmp_path).open()
-    assert replay.seq == 4 and replay.dropped == len(lines) - 4
-    assert "CRC" in replay.problem
+    assert replay.seq == len(lines) and replay.dropped == 1 and replay.skipped == [5]
+    assert "CRC" in replay.problem and "skipped record 5 of" in replay.problem
+    assert replay.timeline.state == tl.state  # resumed from the next good record's state
 
 
 def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
@@ -95,7 +96,8 @@ def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
     lines[2] = (body[:-1] + f',"crc":"{zlib.crc32(body.encode()):08x}"}}\n').encode()
     path.write_bytes(b"".join(lines))
     replay = SuperFarmerJournal(tmp_path).open()
-    assert replay.seq == 2 and "differs" in replay.problem
+    assert replay.skipped == [3] and "differs" in replay.problem  # refused, not believed
+    assert replay.seq == len(lines)  # the next good record's own state is taken up
 
 
 def test_new_game_rotates(tmp_path):
