@@ -114,7 +114,7 @@ class Display:
                 return False
             try:
                 self.device = self._reopen()
-            except Exception as exc:  # noqa: BLE001 - luma's errors are not OSErrors
+            except Exception as exc:  # luma's errors are not OSErrors
                 if not _transient(exc):
                     raise
                 self._failed(exc)
@@ -123,7 +123,7 @@ class Display:
             log.warning("display: %s answers again", self.driver)
         try:
             self.device.display(self._pending)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if self._reopen is None or not _transient(exc):
                 raise
             self._failed(exc)
@@ -151,7 +151,7 @@ class Display:
         elif self.device is not None:
             try:
                 self.device.cleanup()
-            except Exception as exc:  # noqa: BLE001 - a failed OLED cannot be blanked
+            except Exception as exc:  # a failed OLED cannot be blanked
                 if self._reopen is None or not _transient(exc):
                     raise
                 log.warning("display: not blanked: %s", exc)
@@ -205,7 +205,7 @@ def open_display(config: DisplayConfig, serial: Any = None, frame_seconds: float
         display = Display(None, driver, reopen=make, clock=clock)
         try:
             display.device = make()
-        except Exception as exc:  # noqa: BLE001 - luma's errors are not OSErrors
+        except Exception as exc:  # luma's errors are not OSErrors
             if not _transient(exc):
                 raise
             log.warning("display: %s at I2C address %#04x does not answer (%s); retrying",
