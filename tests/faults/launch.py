@@ -6,6 +6,7 @@
 
 - ``{"i2c": {"fail": [3, 4, 5], "errno": 121}}``: ``smbus2.SMBus`` is a
   :class:`tests.faults.bus.FlakyBus` failing those transfers (luma's real i2c code runs);
+  ``"down": true``: every transfer fails (the OLED is unplugged);
 - ``{"journal": {"file": "superfarmer.jsonl", "write": [5, 6], "fsync": [9], "errno": 28}}``:
   the OS calls ``os.write`` / ``os.fsync`` on that file fail on those calls (counted per
   file), with that errno (28 ENOSPC, 5 EIO); ``"full_after": N`` makes every write after
@@ -79,6 +80,7 @@ def install_i2c_faults(plan: dict[str, Any]) -> None:
     from tests.faults.bus import FlakyBus
 
     bus = FlakyBus(set(plan.get("fail", ())), int(plan.get("errno", 121)))
+    bus.down = bool(plan.get("down", False))
 
     def open_bus(port: int) -> FlakyBus:
         return bus
