@@ -104,15 +104,25 @@ def _records_in(line: bytes) -> list[tuple[dict[str, Any], bytes]]:
     another byte), each with its repaired line; empty if none is readable."""
     found: list[tuple[dict[str, Any], bytes]] = []
     starts = [i for i in range(len(line)) if line.startswith(_RECORD_START, i)]
-    for k, start in enumerate(starts):
-        piece = line[start:starts[k + 1] if k + 1 < len(starts) else len(line)]
-        for candidate in (piece if piece.endswith(b"\n") else piece + b"\n",
-                          piece[:-1] + b"\n"):
-            try:
-                found.append((decode(candidate), candidate))
+    ends = [*starts[1:], len(line)]
+    k = 0
+    while k < len(starts):
+        for end in (e for e in ends if e > starts[k]):
+            piece = line[starts[k]:end]
+            good = None
+            for candidate in (piece if piece.endswith(b"\n") else piece + b"\n",
+                              piece[:-1] + b"\n"):
+                try:
+                    good = (decode(candidate), candidate)
+                    break
+                except ValueError:
+                    continue
+            if good is not None:
+                found.append(good)
+                k = next((i for i, start in enumerate(starts) if start >= end), len(starts))
                 break
-            except ValueError:
-                continue
+        else:
+            k += 1
     return found
 
 
@@ -274,7 +284,8 @@ class Journal(Generic[R]):
         if len(skipped) < lost_lines:  # continuity: each bad line stood for one record
             skipped = list(range(found.seq + 1, found.seq + 1 + lost_lines))
         try:
-            self._take(found, record, gap or bool(skipped))
+            # after a resume the undo history is gone: an undo is taken on its record's word
+            self._take(found, record, gap or bool(skipped) or found.resumed > 0)
         except _REPLAY_ERRORS as exc:
             bad.append(raw)
             why.append(str(exc))
