@@ -54,7 +54,17 @@ def test_replay_resumes_exactly(tmp_path):
     assert replay.timeline.history == tl.history  # undo works after a restart too
 
 
-@pytest.mark.parametrize("cut", [1, 10, 57])
+def test_a_last_record_torn_only_at_its_newline_is_kept(tmp_path):
+    tl = write_game(tmp_path, ALL_ROLLS[::11][:8])
+    path = tmp_path / "superfarmer.jsonl"
+    data = path.read_bytes()
+    path.write_bytes(data[:-1])  # all of it reached the disk but the end of line
+    replay = SuperFarmerJournal(tmp_path).open()
+    assert replay.dropped == 0 and replay.timeline.state == tl.state
+    assert path.read_bytes() == data  # and the file is whole again for the next record
+
+
+@pytest.mark.parametrize("cut", [2, 10, 57])
 def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
     tl = write_game(tmp_path, ALL_ROLLS[::11][:8])
     path = tmp_path / "superfarmer.jsonl"
