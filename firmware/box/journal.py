@@ -223,6 +223,7 @@ class Journal(Generic[R]):
         lost_lines = 0      # bad lines since the last good record
         gap = False         # a record before this one was not replayed
         first_bad: int | None = None
+        repaired = False    # a line was mended (split, its newline restored)
         for i, line in enumerate(lines):
             try:
                 pieces = [(decode(line), line)]
@@ -236,6 +237,7 @@ class Journal(Generic[R]):
                     gap = True
                     continue
                 why.append(f"{exc}: split in two")
+                repaired = True
             try:
                 for record, raw in pieces:
                     gap, lost_lines = self._replay_one(found, record, raw, gap, lost_lines,
@@ -253,18 +255,21 @@ class Journal(Generic[R]):
                 progress(i + 1, len(lines))
         if lost_lines:  # bad records at the end: nothing after them to resume from
             found.skipped.extend(range(found.seq + 1, found.seq + 1 + lost_lines))
-        if not bad:
+        if not bad and not repaired:
             return
-        found.dropped = len(found.skipped)
-        last_good = found.skipped[0] - 1 if found.skipped else found.seq
-        keep = self._keep_aside(b"".join(bad), last_good)
-        total = max(len(lines), found.seq + lost_lines)
-        tail = " (the last record)" if found.skipped == [total] else ""
-        found.problem = (f"{self.path.name}: skipped {_records(found.skipped)}{tail} of {total} "
-                         f"({'; '.join(dict.fromkeys(why))}); resumed at record {found.seq}; "
-                         f"bad bytes kept in {keep.name}")
-        log.warning("journal: %s; dropped %d record(s), resuming after seq %d",
-                    found.problem, found.dropped, found.seq)
+        if bad:
+            found.dropped = len(found.skipped)
+            last_good = found.skipped[0] - 1 if found.skipped else found.seq
+            keep = self._keep_aside(b"".join(bad), last_good)
+            total = max(len(lines), found.seq + lost_lines)
+            tail = " (the last record)" if found.skipped == [total] else ""
+            found.problem = (f"{self.path.name}: skipped {_records(found.skipped)}{tail} of {total} "
+                             f"({'; '.join(dict.fromkeys(why))}); resumed at record {found.seq}; "
+                             f"bad bytes kept in {keep.name}")
+            log.warning("journal: %s; dropped %d record(s), resuming after seq %d",
+                        found.problem, found.dropped, found.seq)
+        else:
+            log.info("journal: %s: mended (%s)", self.path.name, "; ".join(why))
         good = b"".join(kept)
         if data.startswith(good):
             self._cut(len(good))  # bad records only at the end: cut them off in place
