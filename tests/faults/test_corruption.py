@@ -100,8 +100,9 @@ def test_two_repairs_at_one_record_keep_both_copies(tmp_path):
 
 
 def test_the_card_game_resumes_past_a_bad_record_too(tmp_path):
-    from farmbox.firmware.games.cardgame.session import Setup, Timeline as Table
-    from farmbox.firmware.games.cardgame.session import new_game_action as card_game, walk
+    from farmbox.firmware.games.cardgame.session import Setup, walk
+    from farmbox.firmware.games.cardgame.session import Timeline as Table
+    from farmbox.firmware.games.cardgame.session import new_game_action as card_game
 
     journal = CardgameJournal(tmp_path)
     journal.open()
