@@ -20,7 +20,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from farmbox.hw.config import HardwareConfig, HardwareSettings
 
 
-class SimulatedPin(MockPWMPin):
+class SimulatedPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
     """gpiozero's PWM-capable mock pin with a bounded history: a simulated box that runs
     for days keeps flat memory (gpiozero's own keeps every change it ever saw in ``states``;
     here the first entry and the last :data:`HISTORY` to :data:`HISTORY` x 2 changes)."""
