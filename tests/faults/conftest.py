@@ -53,11 +53,19 @@ class Run:
         return int(seq), digest
 
 
+def service_env() -> dict[str, str]:
+    """The environment of a service process: this tree's tests importable (after whatever
+    PYTHONPATH says), no systemd socket."""
+    paths = [p for p in (os.environ.get("PYTHONPATH", ""), str(ROOT)) if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONUNBUFFERED="1")
+    env.pop("NOTIFY_SOCKET", None)
+    return env
+
+
 def run(module: str, args: list[str], plan: dict[str, object] | None = None,
         timeout: float = 240) -> Run:
     """Run ``module``'s main with ``args`` in a new process, faults as ``plan`` says."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    env.pop("NOTIFY_SOCKET", None)
+    env = service_env()
     command = [sys.executable, "-m", "tests.faults.launch", json.dumps(plan or {}), "--",
                module, *args]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
@@ -93,8 +101,7 @@ class Serving:
 @contextmanager
 def serving(module: str, args: list[str], plan: dict[str, object] | None = None
             ) -> Iterator[Serving]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    env.pop("NOTIFY_SOCKET", None)
+    env = service_env()
     command = [sys.executable, "-m", "tests.faults.launch", json.dumps(plan or {}), "--",
                module, *args]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
