@@ -43,7 +43,7 @@ def test_a_failing_disk_at_start_is_not_bad_input(tmp_path):
     the box), never 2 (which the unit's RestartPreventExitStatus keeps down)."""
     config = write_config(tmp_path)
     result = run(CLI, ["run", "--config", str(config)],
-                 {"journal": {"write": [1, 2, 3, 4, 5, 6, 7, 8], "errno": errno.EIO}})
+                 {"journal": {"write": [1, 2, 3, 4, 5, 6, 7, 8], "errno": errno.EIO}}, timeout=60)
     assert result.code == 1, result.err[-3:]
     assert "JournalWriteError" in result.err[-1]
 
