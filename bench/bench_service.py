@@ -3,6 +3,7 @@ and kill -9 power cuts.
 
     .venv/bin/python bench/bench_service.py [--turns 10000] [--starts 5] [--presses 300] [--kills 50]
     .venv/bin/python bench/bench_service.py --ready-only [--starts 9]   # start-up figures only
+    .venv/bin/python bench/bench_service.py --rss-only [--records 200000]  # the RSS curve only
 """
 
 from __future__ import annotations
@@ -149,6 +150,60 @@ def bench_turns(turns: int) -> None:
         hw.close()
 
 
+def rss_curve(records: int, marks: tuple[int, ...] = (10_000, 50_000, 100_000, 200_000),
+              journal_dir: str | None = None) -> list[tuple[int, float]]:
+    """Play bot games back to back in one service (journal on ``journal_dir``, a tmpfs by
+    default so fsync is cheap) and return (records written, RSS MB) at each mark."""
+    marks = tuple(m for m in marks if m <= records) or (records,)
+    base = journal_dir or ("/dev/shm" if Path("/dev/shm").is_dir() else None)
+    written = [0]
+
+    def count(seq: int) -> None:
+        written[0] += 1
+
+    curve: list[tuple[int, float]] = []
+    with tempfile.TemporaryDirectory(dir=base) as tmp, simulated_pins():
+        config = load_config().with_overrides(
+            hardware={"simulated": True}, display={"driver": "dummy"},
+            journal={"dir": tmp}, camera={"source": "none"})
+        hw = open_hardware(config)
+        service = Service(config, hardware=hw, notifier=_Quiet(), on_commit=count)
+        session = service.start()
+        prepare(CLASSIC, wait=True)
+        games = 0
+        bot = Bot(1, camera=True, strategy="advisor", undo_every=7)
+        pending = list(marks)
+        while pending:
+            move = bot.next_input(session, service.journal.seq)
+            if move is None:  # game over: a new game on the buttons
+                games += 1
+                bot = Bot(games + 1, camera=True, strategy="advisor", undo_every=7)
+                for _ in range(3 if session.phase is Phase.WINNER else 1):
+                    service.inbox.put(Press("ok"))
+                    service.drain()
+                continue
+            service.inbox.put(Press(move[1], move[0]) if isinstance(move, tuple) else move)
+            service.drain()
+            if written[0] >= pending[0]:
+                curve.append((written[0], rss_mb()))
+                pending.pop(0)
+        service.close()
+        hw.close()
+    return curve
+
+
+def bench_rss(records: int) -> None:
+    """Print the RSS curve of :func:`rss_curve` and its spread (goal: flat within 2 MB)."""
+    curve = rss_curve(records)
+    for n, mb in curve:
+        print(f"RSS at {n:>7,} records: {mb:.1f} MB")
+    spread = max(mb for _, mb in curve) - min(mb for _, mb in curve)
+    middle = statistics.median(mb for _, mb in curve)
+    off = max(abs(mb - middle) for _, mb in curve)
+    print(f"RSS spread {curve[0][0]:,}..{curve[-1][0]:,} records: {spread:.1f} MB, at most "
+          f"{off:.1f} MB from the median {middle:.1f} MB (goal: flat, +-2 MB)")
+
+
 def bench_latency(presses: int, driver: str) -> None:
     """GPIO edge (mock pin) to the frame handed to the display driver."""
     from farmbox.hw.display import fake_serial
@@ -215,7 +270,13 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--ready-only", action="store_true",
                         help="only the start-to-READY figures")
+    parser.add_argument("--records", type=int, default=200_000,
+                        help="records for the RSS curve (marks at 10k, 50k, 100k, 200k)")
+    parser.add_argument("--rss-only", action="store_true", help="only the RSS curve")
     args = parser.parse_args()
+    if args.rss_only:
+        bench_rss(args.records)
+        return
     bench_ready(args.starts, 0)
     bench_ready(args.starts, 400)
     bench_ready_modes(args.starts)
@@ -224,6 +285,7 @@ def main() -> None:
     bench_latency(args.presses, "dummy")
     bench_latency(args.presses, "ssd1306")
     bench_turns(args.turns)
+    bench_rss(args.records)
     bench_kills(args.kills)
 
 

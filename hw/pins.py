@@ -11,12 +11,27 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from farmbox.hw.config import HardwareConfig, HardwareSettings
+
+
+class SimulatedPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
+    """gpiozero's PWM-capable mock pin with a bounded history: a simulated box that runs
+    for days keeps flat memory (gpiozero's own keeps every change it ever saw in ``states``;
+    here the first entry and the last :data:`HISTORY` to :data:`HISTORY` x 2 changes)."""
+
+    HISTORY = 2000
+
+    def _change_state(self, value: Any) -> bool:
+        changed = bool(super()._change_state(value))
+        if len(self.states) > 2 * self.HISTORY:
+            del self.states[1:len(self.states) - self.HISTORY]
+        return changed
 
 #: The real pin factories farmbox drives, by the name ``GPIOZERO_PIN_FACTORY`` gives them.
 REAL_FACTORIES = {
@@ -45,7 +60,7 @@ def pin_factory(config: HardwareSettings | HardwareConfig) -> Factory:
     if hardware.simulated:
         if isinstance(current, MockFactory):
             return current
-        Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+        Device.pin_factory = MockFactory(pin_class=SimulatedPin)
         return Device.pin_factory
     name = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower() or DEFAULT_FACTORY
     if name not in REAL_FACTORIES:
@@ -72,7 +87,7 @@ def simulated_pins() -> Iterator[MockFactory]:
     The shape of gpiozero's own test fixture; pins are reset on the way out.
     """
     saved = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
+    factory = MockFactory(pin_class=SimulatedPin)
     Device.pin_factory = factory
     try:
         yield factory

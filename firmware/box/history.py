@@ -1,4 +1,10 @@
-"""Undo for every game: the current state plus the states before it."""
+"""Undo for every game: the current state plus the states before it.
+
+Undo goes back at most :data:`UNDO_DEPTH` actions (a table corrects a mistake or two, never
+a whole evening): the states kept for it are bounded, so a box that runs for days keeps a
+flat memory. A replayed journal keeps the same depth, so an undo after a restart does
+exactly what it would have done before.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,9 @@ from typing import Any, Generic, TypeVar
 S = TypeVar("S")
 
 Action = dict[str, Any]
+
+#: How many actions back undo can go.
+UNDO_DEPTH = 100
 
 
 class NothingToUndo(ValueError):
@@ -44,4 +53,6 @@ class History(Generic[S]):
             self.history.pop()
         else:
             self.history.append(self.state)
+            if len(self.history) > UNDO_DEPTH:
+                del self.history[0]
         self.state = new

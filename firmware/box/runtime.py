@@ -5,11 +5,19 @@ what the screen shows (:meth:`Box.frame`), which alerts are due and its one-line
 the loop, the camera watcher, the refusal of illegal actions, the OLED refresh, the LEDs and
 buzzer, and the systemd lifecycle (READY once the journal is replayed, STATUS, WATCHDOG,
 STOPPING) are here, once. :func:`serve` is the life of ``farmbox run`` for any game mode.
+
+Transient faults never stop the box: a journal write that fails (disk full, I/O error)
+leaves the game where it was (the session applies an action only after its record is on
+disk), shows "not saved" on the OLED, sounds the error alert and retries the same event with
+backoff; the events that come meanwhile are dropped (the table sees the notice). A display
+that fails is the display's own business (:class:`farmbox.hw.display.Display` retries it);
+the LEDs and buzzer go on signalling.
 """
 
 from __future__ import annotations
 
 import collections
+import errno
 import logging
 import queue
 import threading
@@ -18,7 +26,10 @@ from collections.abc import Callable
 from typing import Any
 
 from farmbox.firmware.box.camera import CameraWatcher, Reader
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.events import EventStream
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.box.journal import JournalWriteError
 from farmbox.firmware.box.systemd import Notifier, SystemdLink, stop_on_sigterm
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.hw import Hardware, open_hardware
@@ -40,6 +51,11 @@ class Box:
     FRAME_INTERVAL = 0.1
     #: False: the game does not look at the table (the camera is left closed to others).
     USES_CAMERA = True
+    #: A failed journal write is retried after this long (s), doubling up to RETRY_MAX.
+    RETRY_FIRST = 0.25
+    RETRY_MAX = 5.0
+    #: The language of the box's own screens (a game sets its own).
+    language = "en"
 
     def __init__(self, hardware: Hardware | None = None, *,
                  settings: HardwareSettings | None = None,
@@ -62,6 +78,14 @@ class Box:
         self._stop = threading.Event()
         self._camera: CameraWatcher | None = None
         self._last: bytes | None = None
+        #: The event whose journal write failed (retried at ``_retry_at``), and why.
+        self._held: Any = None
+        self._held_error: JournalWriteError | None = None
+        self._retry_at = 0.0
+        self._retry_wait = self.RETRY_FIRST
+        #: Journal writes that failed, and events dropped while one was retried.
+        self.write_failures = 0
+        self.dropped_while_held = 0
 
     # -- the game's part --------------------------------------------------------
     def begin(self) -> None:
@@ -144,7 +168,11 @@ class Box:
             return self.hw.buttons.get(timeout=timeout)
 
     def step(self, timeout: float = 0.05) -> bool:
-        """Handle at most one event (waiting up to ``timeout`` s); True if one was handled."""
+        """Handle at most one event (waiting up to ``timeout`` s); True if one was handled.
+        While a journal write is being retried, the held event is retried when due and
+        what comes meanwhile is dropped."""
+        if self._held is not None:
+            return self._retry_held(timeout)
         item = self.next_event(timeout)
         now = self.clock()
         if item is not None:
@@ -158,13 +186,50 @@ class Box:
     def take(self, item: Any, now: float | None = None) -> bool:
         """:meth:`handle` one event; an illegal action (ValueError) is refused with the
         game's :meth:`refused`, never a crash. False when it was refused."""
+        when = self.clock() if now is None else now
         try:
-            self.handle(item, self.clock() if now is None else now)
+            self.handle(item, when)
         except (RulesError, ValueError) as exc:  # illegal at the table: refuse, go on
             log.warning("refused: %s", exc)
             self.refused(str(exc))
             return False
+        except JournalWriteError as exc:  # nothing was applied: hold the event, retry it
+            self.write_failures += 1
+            if self._held_error is None:
+                log.error("%s; the game waits and retries", exc)
+                self.hw.alert("error")
+            self._held, self._held_error = item, exc
+            self._retry_at = when + self._retry_wait
+            self._retry_wait = min(self._retry_wait * 2, self.RETRY_MAX)
+            return False
+        if self._held_error is not None:
+            log.warning("journal writes again after %d failed attempt(s)", self.write_failures)
+            self._held_error, self._retry_wait = None, self.RETRY_FIRST
         return True
+
+    def _retry_held(self, timeout: float) -> bool:
+        """One step while a journal write is failing: the notice, the retry when due."""
+        now = self.clock()
+        if now < self._retry_at:
+            dropped = self.next_event(min(timeout, self._retry_at - now))
+            if dropped is not None:
+                self.dropped_while_held += 1
+                log.warning("not saved yet: dropped %r", dropped)
+            now = self.clock()
+        handled = False
+        if now >= self._retry_at:
+            item, self._held = self._held, None
+            handled = self.take(item, now)
+            if handled:
+                self.tick(now)
+        self.refresh()
+        self.systemd.ping(now)
+        return handled
+
+    @property
+    def saving(self) -> bool:
+        """True while an action waits for its journal write to succeed."""
+        return self._held is not None
 
     def drain(self) -> int:
         """Handle every event already queued; returns how many there were."""
@@ -192,13 +257,25 @@ class Box:
             self._last = data
 
     def refresh(self, t_ns: int = 0) -> None:
-        """Alerts to the LEDs and buzzer, the frame to the OLED, the status to systemd."""
+        """Alerts to the LEDs and buzzer, the frame to the OLED (the "not saved" notice while
+        a journal write is retried), the status to systemd; a display that failed is retried."""
         for alert in self.take_alerts():
             self.hw.alert(alert)
-        self.show(self.frame())
+        self.hw.display.recover()
+        self.show(self.frame() if self._held_error is None else self.not_saved())
         if t_ns:
             self.latencies_ns.append(time.monotonic_ns() - t_ns)
-        self.systemd.status(self.status())
+        status = self.status()
+        if self._held_error is not None:
+            status = f"journal write failing ({self._held_error.strerror}), retrying; {status}"
+        self.systemd.status(status)
+
+    def not_saved(self) -> Any:
+        """The notice shown while the last action's journal write is retried."""
+        error = self._held_error
+        full = error is not None and error.errno in (errno.ENOSPC, errno.EDQUOT)
+        return notices.journal_not_saved(translator(self.language), full,
+                                         getattr(getattr(self, "journal", None), "seq", 0))
 
 
 def serve(box: Box, stop: threading.Event | None = None) -> int:

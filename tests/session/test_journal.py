@@ -54,7 +54,17 @@ def test_replay_resumes_exactly(tmp_path):
     assert replay.timeline.history == tl.history  # undo works after a restart too
 
 
-@pytest.mark.parametrize("cut", [1, 10, 57])
+def test_a_last_record_torn_only_at_its_newline_is_kept(tmp_path):
+    tl = write_game(tmp_path, ALL_ROLLS[::11][:8])
+    path = tmp_path / "superfarmer.jsonl"
+    data = path.read_bytes()
+    path.write_bytes(data[:-1])  # all of it reached the disk but the end of line
+    replay = SuperFarmerJournal(tmp_path).open()
+    assert replay.dropped == 0 and replay.timeline.state == tl.state
+    assert path.read_bytes() == data  # and the file is whole again for the next record
+
+
+@pytest.mark.parametrize("cut", [2, 10, 57])
 def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
     tl = write_game(tmp_path, ALL_ROLLS[::11][:8])
     path = tmp_path / "superfarmer.jsonl"
@@ -71,16 +81,17 @@ def test_torn_last_record_is_cut_and_reported(tmp_path, cut):
     assert tl.history[-1] == replay.timeline.state
 
 
-def test_corrupt_middle_record_keeps_the_good_prefix(tmp_path):
-    write_game(tmp_path, ALL_ROLLS[::13][:8])
+def test_corrupt_middle_record_costs_only_that_record(tmp_path):
+    tl = write_game(tmp_path, ALL_ROLLS[::13][:8])
     path = tmp_path / "superfarmer.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     lines[4] = lines[4].replace(b'"exchanged":false', b'"exchanged":true')  # a flipped bit
     assert b'"exchanged":true' in lines[4]
     path.write_bytes(b"".join(lines))
     replay = SuperFarmerJournal(tmp_path).open()
-    assert replay.seq == 4 and replay.dropped == len(lines) - 4
-    assert "CRC" in replay.problem
+    assert replay.seq == len(lines) and replay.dropped == 1 and replay.skipped == [5]
+    assert "CRC" in replay.problem and "skipped record 5 of" in replay.problem
+    assert replay.timeline.state == tl.state  # resumed from the next good record's state
 
 
 def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
@@ -95,7 +106,8 @@ def test_record_that_disagrees_with_the_rules_is_refused(tmp_path):
     lines[2] = (body[:-1] + f',"crc":"{zlib.crc32(body.encode()):08x}"}}\n').encode()
     path.write_bytes(b"".join(lines))
     replay = SuperFarmerJournal(tmp_path).open()
-    assert replay.seq == 2 and "differs" in replay.problem
+    assert replay.skipped == [3] and "differs" in replay.problem  # refused, not believed
+    assert replay.seq == len(lines)  # the next good record's own state is taken up
 
 
 def test_new_game_rotates(tmp_path):
@@ -143,6 +155,6 @@ def test_any_truncation_resumes_at_a_record_boundary(tmp_path_factory, rolls, da
     path.write_bytes(full[:cut])
     replay = SuperFarmerJournal(d).open()
     boundaries = [0] + [i + 1 for i, b in enumerate(full) if b == ord("\n")]
-    kept = max(b for b in boundaries if b <= cut)
+    kept = max(b for b in boundaries if b <= cut + 1)  # a record short of its newline is whole
     assert path.read_bytes() == full[:kept]
     assert replay.seq == full[:kept].count(b"\n")

@@ -35,6 +35,18 @@ def journal_repaired(tr: Translate, dropped: int, seq: int) -> Image.Image:
     return image
 
 
+def journal_not_saved(tr: Translate, disk_full: bool, seq: int) -> Image.Image:
+    """The last action could not be written (disk full, I/O error): it is retried, the game
+    waits; nothing is lost (the table's state is the last saved record ``seq``)."""
+    image, draw = blank()
+    header(draw, tr("NOT SAVED"))
+    draw_icon(draw, (2, BODY + 2), "cross", 3)
+    draw_text(draw, (42, BODY + 4), fit(tr("DISK FULL" if disk_full else "DISK ERROR"), WIDTH - 42))
+    draw_text(draw, (42, BODY + 4 + LINE), fit(tr("RESUMED: #%d") % seq, WIDTH - 42))
+    hint(draw, tr("RETRYING..."))
+    return image
+
+
 def progress(tr: Translate, title: str, fraction: float) -> Image.Image:
     """Long work (replaying a journal): a bar and a percentage."""
     image, draw = blank()

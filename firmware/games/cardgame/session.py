@@ -466,6 +466,10 @@ class CardgameReplay(Replay):
     def begin(self, action: Action, state: Any) -> None:
         self.table.begin(action, state)
 
+    def resume(self, action: Action, state: Any) -> None:
+        """After a bad record: take up the recorded table (its set-up is part of it)."""
+        self.table = Timeline(None if state is None else TableState.from_dict(state))
+
     def preview(self, action: Action) -> TableState | None:
         return self.table.preview(action)
 

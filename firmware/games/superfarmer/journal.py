@@ -37,6 +37,15 @@ class SuperFarmerReplay(Replay):
         assert self.timeline is not None, "begin() first"
         self.timeline.apply(action, new)
 
+    def resume(self, action: Action, state: Any) -> None:
+        """After a bad record: the recorded state says its rules and farms itself."""
+        if not isinstance(state, dict):
+            raise ValueError("a record without a game state")
+        game = GameState.from_dict(state)
+        self.rules = game.rules
+        self.players = len(game.farms)
+        self.timeline = Timeline(game)
+
 
 class SuperFarmerJournal(Journal[SuperFarmerReplay]):
     """The journal of one Super Farmer table in ``directory``."""

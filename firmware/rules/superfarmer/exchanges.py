@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from ..errors import IllegalExchange
 from .herd import VALUES, Herd
@@ -86,7 +86,12 @@ def apply_exchange(farm: Herd, other: Herd, exchange: Exchange) -> tuple[Herd, H
     return farm - exchange.gives + exchange.takes, other - exchange.takes + exchange.gives
 
 
-@cache
+#: Herd pairs seen in a game repeat (the menu is drawn again and again), but a box that runs
+#: for days sees endlessly many: remember the recent ones only (memory stays flat).
+COMBINATIONS_CACHE = 4096
+
+
+@lru_cache(maxsize=COMBINATIONS_CACHE)
 def _combinations(value: int, limits: tuple[int, ...], exclude: int) -> tuple[tuple[int, ...], ...]:
     """All count vectors over the 7 animals (limited, ``exclude`` zero) worth ``value``."""
     out: list[tuple[int, ...]] = []
