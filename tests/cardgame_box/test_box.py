@@ -128,6 +128,8 @@ with simulated_pins():
     def ack(action, state):
         commit(action, state)
         print("ack", box.journal.seq, flush=True)
+        if box.journal.seq >= 25:
+            sys.stdin.readline()  # hold here, mid-entry, until the power cut
     keeper._commit = ack
     while keeper.phase is Phase.SETUP:
         tap(box, *setup_move(keeper, setup))
@@ -139,7 +141,7 @@ with simulated_pins():
 
 def test_journal_replay_after_kill_9(tmp_path, open_box, journal_dir):
     proc = subprocess.Popen([sys.executable, "-c", KILLED_BOX, str(journal_dir)], cwd=ROOT,
-                            stdout=subprocess.PIPE, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         for line in proc.stdout:
