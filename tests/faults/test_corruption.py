@@ -150,3 +150,30 @@ def test_the_restarted_service_skips_one_record_and_says_so_in_one_line(tmp_path
         said = [line for line in again.err if "skipped" in line]
         assert len(said) == 1 and f"skipped record {record} of {last}" in said[0], again.err
         assert len(list(journal.glob(f"{NAME}.corrupt-*"))) == 1
+
+
+def test_fun_farm_resumes_past_a_bad_record_too(tmp_path):
+    import random
+
+    from farmbox.firmware.games.funfarm.session import FunFarmJournal, FunFarmSession
+    from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules
+
+    journal = FunFarmJournal(tmp_path)
+    journal.open()
+    session = FunFarmSession(3, FunFarmRules(), journal.append, rng=random.Random(5))
+    rules = session.rules
+    while journal.seq < 12:
+        top = session.state.draw_pile[0]
+        session.card_turned(rules.deck.cards[top].id)
+        card = rules.deck.cards[top]
+        session.dice_read(ColourRoll(card.black, card.white), 0)
+    journal.close()
+    seq, final = journal.seq, session.state
+    path = tmp_path / "funfarm.jsonl"
+    good = path.read_bytes()
+    for record in (3, 7):
+        flip(path, record)
+        replay = FunFarmJournal(tmp_path).open()
+        assert replay.skipped == [record] and replay.seq == seq, replay.problem
+        assert replay.state is not None and replay.state.to_dict() == final.to_dict()
+        path.write_bytes(good)

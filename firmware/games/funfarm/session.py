@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from farmbox.firmware.box.journal import Journal, Replay
+from farmbox.firmware.box.journal import CannotResume, Journal, Replay
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
 from farmbox.firmware.games.funfarm.deck_file import read_deck
 from farmbox.firmware.rules.funfarm import (
@@ -200,6 +200,15 @@ class FarmReplay(Replay):
 
     def apply(self, action: Action, new: FarmState) -> None:
         self.state = new
+
+    def resume(self, action: Action, state: Any) -> None:
+        """After a bad record: take up the recorded state under the rules of the game's first
+        record (a bad first record leaves the rules unknown: the game cannot resume)."""
+        if self.rules is None:
+            raise CannotResume("the new-game record with the deck and options is unreadable")
+        if not isinstance(state, dict):
+            raise ValueError("a record without a game state")
+        self.state = FarmState.from_dict(state, self.rules)
 
 
 class FunFarmJournal(Journal[FarmReplay]):
