@@ -165,8 +165,8 @@ class TableServer:
     def _follow(self, event: Event) -> None:
         """On the box's thread: remember the event, schedule the update; nothing more."""
         self.event_ns = time.monotonic_ns()
-        if event.kind == "action" and self.mode == "funfarm":
-            self.memory.last_action = event.data
+        if event.kind == "action":
+            self.memory.event = event
         loop = self._loop
         if loop is not None and not self._dirty:
             self._dirty = True
@@ -179,11 +179,9 @@ class TableServer:
     def _rebuild(self) -> bool:
         """Build the view; send it to every viewer if it changed. True if it changed."""
         view = views.VIEWS[self.mode](self.box, self.memory)
-        if self.mode == "funfarm" and view.get("state") is not None:
-            state = view["state"]
-            view["state"] = state.to_dict() if hasattr(state, "to_dict") else state
         view["names"] = self._seat_names(view)
-        view["seq"] = int(getattr(getattr(self.box, "journal", None), "seq", 0))
+        if not view.get("seq"):
+            view["seq"] = int(getattr(getattr(self.box, "journal", None), "seq", 0))
         view["pin"] = self.guard.enabled
         if view == self.view:
             return False

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from farmbox.firmware.box.events import Event
+from farmbox.firmware.games.cardgame.session import TableState
 from farmbox.firmware.games.superfarmer.advice import advised
 from farmbox.firmware.rules.superfarmer import EventKind
 from farmbox.firmware.rules.superfarmer.game import GameState
@@ -38,12 +40,27 @@ class FarmChart:
         return self.points
 
 
+def _state_of(memory: Memory, parse: Callable[[dict[str, Any]], Any], fallback: Any) -> tuple[int, Any]:
+    """The journal seq and game state of the newest published action (parsed once), else the
+    session's own state (before the first action): the box publishes inside its commit,
+    before the session takes the new state, so the event is the truth."""
+    event = memory.event
+    if event is None:
+        return 0, fallback
+    if memory._parsed[0] is not event:
+        data = event.data.get("state")
+        memory._parsed = (event, None if data is None else parse(data))
+    return event.seq, memory._parsed[1]
+
+
 class Memory:
     """What the view remembers between updates: the chart and the last published action."""
 
     def __init__(self) -> None:
         self.chart = FarmChart()
-        self.last_action: dict[str, Any] | None = None
+        #: The newest journaled action the box published (set on the box's thread).
+        self.event: Event | None = None
+        self._parsed: tuple[Event | None, Any] = (None, None)
         #: The last view built and what it was built from (the poll rebuilds only on change).
         self.key: tuple[Any, ...] = ()
         self.view: dict[str, Any] = {}
@@ -54,7 +71,7 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
     session = box.session
     if session is None:
         return {"game": "superfarmer", "starting": True}
-    state: GameState = session.state
+    seq, state = _state_of(memory, GameState.from_dict, session.state)
     seen = session.seen
     phase = session.phase.value
     key = (id(state), seen, phase, session.rolled_by)
@@ -70,6 +87,7 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
                   "count": e.count} for e in state.last_events if e.kind in PREDATORS]
     view: dict[str, Any] = {
         "game": "superfarmer",
+        "seq": seq,
         "variant": state.rules.name,
         "players": state.players,
         "current": state.current,
@@ -98,11 +116,14 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
 def cardgame(box: Any, memory: Memory) -> dict[str, Any]:
     """The card game's scoreboard and each scored round's breakdown."""
     keeper = box.keeper
-    state = None if keeper is None else keeper.state
-    if state is None:
+    if keeper is None:
         return {"game": "cardgame", "starting": True}
+    seq, state = _state_of(memory, TableState.from_dict, keeper.state)
+    if state is None:
+        return {"game": "cardgame", "seq": seq, "setting_up": True, "players": 0}
     return {
         "game": "cardgame",
+        "seq": seq,
         "players": state.setup.players,
         "round": state.round,
         "over": state.over,
@@ -117,10 +138,12 @@ def cardgame(box: Any, memory: Memory) -> dict[str, Any]:
 
 def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
     """Fun Farm as its box last published it (the state of its last action)."""
-    last = memory.last_action
-    if last is None:
+    event = memory.event
+    if event is None:
         return {"game": "funfarm", "starting": True}
-    return {"game": "funfarm", "action": last.get("action"), "state": last.get("state")}
+    state = event.data.get("state")
+    return {"game": "funfarm", "seq": event.seq, "action": event.data.get("action"),
+            "state": state.to_dict() if hasattr(state, "to_dict") else state}
 
 
 VIEWS: dict[str, Callable[[Any, Memory], dict[str, Any]]] = {
