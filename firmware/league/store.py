@@ -1,0 +1,196 @@
+"""The league's SQLite: every game once, the players by name, wins per game type and an
+Elo rating per player and game type with its history.
+
+Games are rated in a fixed order -- when they ended (the box's clock), then box and game
+-- so the ratings are a function of the games alone, whatever order the broker delivered
+them in: :func:`elo` over the same games gives the same figures (the tests recompute
+them from the boxes' journals). A game that ends before the newest rated one re-rates
+from scratch.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+START = 1500.0
+K = 32.0
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game: its key, its type and the players' names best first."""
+
+    ended: float
+    box: str
+    game: str
+    game_type: str
+    order: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[float, str, str]:
+        return (self.ended, self.box, self.game)
+
+
+def elo(games: Iterable[Played], ratings: dict[tuple[str, str], float] | None = None
+        ) -> tuple[dict[tuple[str, str], float], list[tuple[Played, dict[str, tuple[float, float]]]]]:
+    """Rate ``games`` in key order: each pair of players is one match (the better placed
+    wins), K shared out over the table. Returns (ratings by (game type, name), history)."""
+    table = dict(ratings or {})
+    history = []
+    for g in sorted(games, key=lambda g: g.key):
+        before = {p: table.get((g.game_type, p), START) for p in g.order}
+        delta = dict.fromkeys(g.order, 0.0)
+        k = K / max(1, len(g.order) - 1)
+        for i, a in enumerate(g.order):
+            for b in g.order[i + 1:]:
+                expected = 1.0 / (1.0 + 10 ** ((before[b] - before[a]) / 400.0))
+                delta[a] += k * (1.0 - expected)
+                delta[b] -= k * (1.0 - expected)
+        change = {}
+        for p in g.order:
+            table[(g.game_type, p)] = before[p] + delta[p]
+            change[p] = (before[p], table[(g.game_type, p)])
+        history.append((g, change))
+    return table, history
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS messages (box TEXT, n INTEGER, PRIMARY KEY (box, n));
+CREATE TABLE IF NOT EXISTS games (box TEXT, game TEXT, game_type TEXT, ended REAL,
+    players TEXT, received REAL, PRIMARY KEY (box, game));
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS ratings (game_type TEXT, name TEXT, rating REAL, games INTEGER,
+    wins INTEGER, PRIMARY KEY (game_type, name));
+CREATE TABLE IF NOT EXISTS history (ended REAL, box TEXT, game TEXT, game_type TEXT,
+    name TEXT, before REAL, after REAL);
+CREATE TABLE IF NOT EXISTS boxes (box TEXT PRIMARY KEY, acked INTEGER, state TEXT);
+"""
+
+
+class League:
+    """The league's database at ``path``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- taking messages -------------------------------------------------------------
+    def take(self, box: str, message: dict[str, Any], received: float = 0.0) -> bool:
+        """Store one message from ``box`` unless it is a double; True if it was new."""
+        n = int(message["n"])
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if db.execute("SELECT 1 FROM messages WHERE box = ? AND n = ?", (box, n)).fetchone():
+                    db.execute("ROLLBACK")
+                    return False
+                db.execute("INSERT INTO messages VALUES (?, ?)", (box, n))
+                self._advance(box, n)
+                if message.get("type") == "result":
+                    self._result(box, message, received)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return True
+
+    def _result(self, box: str, m: dict[str, Any], received: float) -> None:
+        db = self._db
+        players = [str(p) for p in m["players"]]
+        order = tuple(players[int(s)] for s in m["ranking"])
+        game = Played(float(m["t"]), box, str(m["game"]), str(m["game_type"]), order)
+        cur = db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?)",
+                         (box, game.game, game.game_type, game.ended, json.dumps(list(order)), received))
+        if not cur.rowcount:
+            return  # the same game reported twice under two numbers: once is enough
+        db.executemany("INSERT OR IGNORE INTO players VALUES (?)", [(p,) for p in order])
+        newest = db.execute("SELECT ended, box, game FROM history WHERE game_type = ? "
+                            "ORDER BY ended DESC, box DESC, game DESC LIMIT 1", (game.game_type,)).fetchone()
+        if newest is None or (newest[0], newest[1], newest[2]) < game.key:
+            current = {(game.game_type, name): rating for name, rating in db.execute(
+                "SELECT name, rating FROM ratings WHERE game_type = ?", (game.game_type,))}
+            self._rate([game], current)
+        else:  # ended before a rated game: re-rate this game type from scratch
+            db.execute("DELETE FROM history WHERE game_type = ?", (game.game_type,))
+            db.execute("DELETE FROM ratings WHERE game_type = ?", (game.game_type,))
+            self._rate(self._games(game.game_type), {})
+
+    def _games(self, game_type: str) -> list[Played]:
+        return [Played(ended, box, game, gt, tuple(json.loads(players))) for box, game, gt, ended, players
+                in self._db.execute("SELECT box, game, game_type, ended, players FROM games "
+                                    "WHERE game_type = ?", (game_type,))]
+
+    def _rate(self, games: list[Played], current: dict[tuple[str, str], float]) -> None:
+        table, history = elo(games, current)
+        db = self._db
+        for g, change in history:
+            for name, (before, after) in change.items():
+                db.execute("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (g.ended, g.box, g.game, g.game_type, name, before, after))
+                won = 1 if name == g.order[0] else 0
+                db.execute("INSERT INTO ratings VALUES (?, ?, ?, 1, ?) ON CONFLICT (game_type, name) "
+                           "DO UPDATE SET rating = excluded.rating, games = games + 1, wins = wins + ?",
+                           (g.game_type, name, after, won, won))
+
+    def _advance(self, box: str, n: int) -> None:
+        db = self._db
+        db.execute("INSERT OR IGNORE INTO boxes VALUES (?, 0, NULL)", (box,))
+        (top,) = db.execute("SELECT acked FROM boxes WHERE box = ?", (box,)).fetchone()
+        if n != top + 1:
+            return
+        while db.execute("SELECT 1 FROM messages WHERE box = ? AND n = ?", (box, top + 1)).fetchone():
+            top += 1
+        db.execute("UPDATE boxes SET acked = ? WHERE box = ?", (top, box))
+
+    def acked(self, box: str) -> int:
+        """The highest n from ``box`` held with every one before it."""
+        with self._lock:
+            row = self._db.execute("SELECT acked FROM boxes WHERE box = ?", (box,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def box_state(self, box: str, state: dict[str, Any]) -> None:
+        """Keep the box's latest retained state (its dashboard figures)."""
+        with self._lock:
+            self._db.execute("INSERT INTO boxes VALUES (?, 0, ?) ON CONFLICT (box) DO UPDATE SET "
+                             "state = excluded.state", (box, json.dumps(state)))
+
+    # -- reading -------------------------------------------------------------------------
+    def report(self) -> dict[str, Any]:
+        """Everything ``farmbox league report --json`` prints."""
+        with self._lock:
+            db = self._db
+            games = [{"box": b, "game": g, "game_type": t, "ended": e, "order": json.loads(p)}
+                     for b, g, t, e, p in db.execute(
+                         "SELECT box, game, game_type, ended, players FROM games ORDER BY ended, box, game")]
+            board: dict[str, list[dict[str, Any]]] = {}
+            for t, name, rating, played, wins in db.execute(
+                    "SELECT game_type, name, rating, games, wins FROM ratings "
+                    "ORDER BY game_type, rating DESC, name"):
+                board.setdefault(t, []).append({"name": name, "rating": round(rating, 2),
+                                                "games": played, "wins": wins})
+            history = [{"game": g, "box": b, "game_type": t, "name": n, "before": round(x, 2),
+                        "after": round(y, 2)} for b, g, t, n, x, y in db.execute(
+                            "SELECT box, game, game_type, name, before, after FROM history "
+                            "ORDER BY ended, box, game, name")]
+            boxes = {b: json.loads(s) if s else None for b, s in db.execute("SELECT box, state FROM boxes")}
+            players = [p for (p,) in db.execute("SELECT name FROM players ORDER BY name")]
+        return {"games": games, "leaderboard": board, "history": history, "players": players,
+                "boxes": boxes}
+
+    def ratings(self) -> dict[tuple[str, str], float]:
+        with self._lock:
+            return {(t, n): r for t, n, r in self._db.execute("SELECT game_type, name, rating FROM ratings")}
