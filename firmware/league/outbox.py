@@ -49,6 +49,13 @@ class Outbox:
                                     (self.acknowledged_locked(), limit)).fetchall()
         return [json.loads(body) for (body,) in rows]
 
+    @property
+    def last(self) -> int:
+        """The newest n given out (0: none yet)."""
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'").fetchone()
+        return int(row[0]) if row else 0
+
     def acknowledged_locked(self) -> int:
         row = self._db.execute("SELECT value FROM meta WHERE key = 'acked'").fetchone()
         return int(row[0]) if row else 0

@@ -45,9 +45,11 @@ class Publisher:
         self.outbox = outbox
         self.broker, self.port = broker, port
         self.clock = clock
-        self._queue: queue.Queue[Event | None] = queue.Queue()
+        self._queue: queue.Queue[Event | threading.Event | None] = queue.Queue()
         self._wake = threading.Event()
+        #: outbox n -> when it was last sent (monotonic); only the publisher's thread uses it.
         self._sent: dict[int, float] = {}
+        self._resend_all = False
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
         self.summary: dict[str, Any] = {"game": game_type, "turn": None, "leader": None,
@@ -93,6 +95,18 @@ class Publisher:
         self._queue.put(event)
         self._wake.set()
 
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every event followed so far is in the outbox; False on timeout."""
+        done = threading.Event()
+        self._queue.put(done)
+        self._wake.set()
+        return done.wait(timeout)
+
+    def outbox_last(self) -> int:
+        """The newest outbox number, once every event followed so far is stored."""
+        self.flush()
+        return self.outbox.last
+
     @property
     def connected(self) -> bool:
         return self._connected.is_set()
@@ -105,7 +119,7 @@ class Publisher:
             return
         client.subscribe(wire.ack_topic(self.name), qos=1)
         self._discovery()
-        self._sent.clear()  # resend everything unacknowledged
+        self._resend_all = True  # everything unacknowledged goes again
         self._connected.set()
         self._wake.set()
 
@@ -134,6 +148,9 @@ class Publisher:
                 if event is None:
                     self._send()
                     return
+                if isinstance(event, threading.Event):
+                    event.set()
+                    continue
                 try:
                     self._take(event)
                 except Exception:  # one odd event must not stop the league
@@ -174,6 +191,9 @@ class Publisher:
     def _send(self) -> None:
         if not self._connected.is_set():
             return
+        if self._resend_all:
+            self._resend_all = False
+            self._sent.clear()
         self.client.publish(wire.state_topic(self.name), wire.encode({**self.summary, "online": True}),
                             qos=1, retain=True)
         now = time.monotonic()
