@@ -165,7 +165,7 @@ class Publisher:
         if event.kind != "action":
             return
         action = event.data.get("action") or {}
-        state = event.data.get("state")
+        state: Any = event.data.get("state")
         if hasattr(state, "to_dict"):
             state = state.to_dict()
         kind = str(action.get("action", ""))

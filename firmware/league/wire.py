@@ -37,9 +37,9 @@ def encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), sort_keys=True).encode()
 
 
-def decode(payload: bytes) -> dict[str, Any]:
+def decode(payload: bytes | bytearray) -> dict[str, Any]:
     """A message from the wire; ValueError if it is not a JSON object."""
-    data = json.loads(payload.decode("utf-8"))
+    data = json.loads(bytes(payload).decode("utf-8"))
     if not isinstance(data, dict):
         raise ValueError("a message must be a JSON object")
     return data

@@ -141,7 +141,7 @@ def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
     event = memory.event
     if event is None:
         return {"game": "funfarm", "starting": True}
-    state = event.data.get("state")
+    state: Any = event.data.get("state")
     return {"game": "funfarm", "seq": event.seq, "action": event.data.get("action"),
             "state": state.to_dict() if hasattr(state, "to_dict") else state}
 

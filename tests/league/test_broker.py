@@ -15,7 +15,6 @@ from farmbox.firmware.league.outbox import Outbox
 from farmbox.firmware.league.publisher import Publisher
 from farmbox.firmware.league.service import LeagueService, leaderboard_html
 from farmbox.firmware.league.store import League, Played, elo
-
 from tests.box_service import wait_for
 
 from .conftest import Cable, SimBox
