@@ -10,7 +10,6 @@ one clock for both processes, so the latency is arrival minus the box's publish.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import statistics
