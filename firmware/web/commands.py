@@ -67,10 +67,8 @@ def superfarmer(box: Any, body: dict[str, Any]) -> list[Any]:
 
 
 def cardgame(box: Any, body: dict[str, Any]) -> list[Any]:
-    """``undo`` the last entry (a hold, as on the buttons)."""
-    if body.get("command") == "undo":
-        return [Press("ok", "hold")]
-    raise BadCommand(f"unknown command {body.get('command')!r} for cardgame")
+    """The card game is followed read-only: its box reads only its buttons, not the inbox."""
+    raise NotNow("the card game is shown read-only; correct it on the box's buttons")
 
 
 def funfarm(box: Any, body: dict[str, Any]) -> list[Any]:

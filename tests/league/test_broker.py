@@ -23,6 +23,24 @@ NAMES = {"a": ["Ala", "Bolek"], "b": ["Ala", "Celina", "Dorota"], "c": ["Bolek",
 GAMES_PER_BOX = 2
 
 
+def retained(port: int, topic: str, count: int) -> dict[str, dict]:
+    """The retained messages under ``topic`` on the broker (waits for ``count`` of them)."""
+    import paho.mqtt.client as mqtt
+
+    got: dict[str, dict] = {}
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="test-retained")
+    client.on_message = lambda c, u, m: got.__setitem__(m.topic, json.loads(m.payload))
+    client.on_connect = lambda c, u, f, r, p=None: c.subscribe(topic, qos=1)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    try:
+        wait_for(lambda: len(got) >= count)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return got
+
+
 def journal_games(folder: Path) -> list[dict]:
     """Each finished game in a box's journal files (archived and current), oldest first."""
     out = []
@@ -105,6 +123,13 @@ def test_three_boxes_broker_killed_and_network_lost_every_game_once(tmp_path, br
         assert "Ala" in leaderboard_html(report)
         # The retained state and Home Assistant discovery are on the broker.
         assert {b["game"] for b in report["boxes"].values() if b} == {"superfarmer"}
+        states = retained(broker.port, "farmbox/+/state", 3)
+        assert set(states) == {f"farmbox/{n}/state" for n in boxes}
+        assert all(st["over"] and st["online"] and st["game"] == "superfarmer" for st in states.values())
+        discovery = retained(broker.port, "homeassistant/sensor/#", 12)
+        assert len(discovery) == 12
+        turn = discovery["homeassistant/sensor/farmbox_a_turn/config"]
+        assert turn["state_topic"] == "farmbox/a/state" and "value_json.turn" in turn["value_template"]
     finally:
         for p in publishers.values():
             p.stop()
