@@ -1,7 +1,7 @@
 """Figures for the league: N simulated boxes x M games through one real mosquitto ->
 the league's throughput and the latency from a game's last settle to the leaderboard.
 
-    .venv/bin/python bench/bench_league.py [--boxes 20] [--games 100] [--states 8]
+    .venv/bin/python bench/bench_league.py [--boxes 20] [--games 100] [--states 8] [--pace S]
 
 Each box replays real games of the rules engine (the bot, compact variant) as its box
 would publish them: a new game, ``--states`` of its actions spread over the game, and the
@@ -65,6 +65,8 @@ def main() -> int:
     parser.add_argument("--boxes", type=int, default=20)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--states", type=int, default=8)
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds each box waits between games (0: all at once, the throughput)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-league-"))
     with socket.socket() as s:
@@ -102,6 +104,8 @@ def main() -> int:
                 for seq, k in enumerate(picked, start=1):
                     action, state = game[k]
                     box.events.publish(Event("action", seq, {"action": action, "state": state}))
+                if args.pace:
+                    time.sleep(args.pace)  # a table plays a game in minutes, not microseconds
 
         started = time.monotonic()
         threads = [threading.Thread(target=play, args=(i, b)) for i, b in enumerate(boxes)]
@@ -124,7 +128,7 @@ def main() -> int:
         broker.terminate()
         broker.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"{args.boxes} boxes x {args.games} games: {total} messages, {len(report['games'])} games "
+    print(f"{args.boxes} boxes x {args.games} games, pace {args.pace} s: {total} messages, {len(report['games'])} games "
           f"in the league ({'all' if ok else 'NOT all'} acknowledged), {service.doubles} doubles dropped")
     print(f"throughput: {total / took:.0f} messages/s, {len(report['games']) / took:.1f} games/s "
           f"({took:.1f} s)")

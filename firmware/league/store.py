@@ -4,8 +4,8 @@ Elo rating per player and game type with its history.
 Games are rated in a fixed order -- when they ended (the box's clock), then box and game
 -- so the ratings are a function of the games alone, whatever order the broker delivered
 them in: :func:`elo` over the same games gives the same figures (the tests recompute
-them from the boxes' journals). A game that ends before the newest rated one re-rates
-from scratch.
+them from the boxes' journals). A game that arrives after games that ended later is
+rated in its place: those later games are taken back and rated again after it.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ CREATE TABLE IF NOT EXISTS ratings (game_type TEXT, name TEXT, rating REAL, game
 CREATE TABLE IF NOT EXISTS history (ended REAL, box TEXT, game TEXT, game_type TEXT,
     name TEXT, before REAL, after REAL);
 CREATE TABLE IF NOT EXISTS boxes (box TEXT PRIMARY KEY, acked INTEGER, state TEXT);
+CREATE INDEX IF NOT EXISTS history_order ON history (game_type, ended, box, game);
 """
 
 
@@ -118,21 +119,28 @@ class League:
         if not cur.rowcount:
             return  # the same game reported twice under two numbers: once is enough
         db.executemany("INSERT OR IGNORE INTO players VALUES (?)", [(p,) for p in order])
-        newest = db.execute("SELECT ended, box, game FROM history WHERE game_type = ? "
-                            "ORDER BY ended DESC, box DESC, game DESC LIMIT 1", (game.game_type,)).fetchone()
-        if newest is None or (newest[0], newest[1], newest[2]) < game.key:
-            current = {(game.game_type, name): rating for name, rating in db.execute(
-                "SELECT name, rating FROM ratings WHERE game_type = ?", (game.game_type,))}
-            self._rate([game], current)
-        else:  # ended before a rated game: re-rate this game type from scratch
-            db.execute("DELETE FROM history WHERE game_type = ?", (game.game_type,))
-            db.execute("DELETE FROM ratings WHERE game_type = ?", (game.game_type,))
-            self._rate(self._games(game.game_type), {})
-
-    def _games(self, game_type: str) -> list[Played]:
-        return [Played(ended, box, game, gt, tuple(json.loads(players))) for box, game, gt, ended, players
-                in self._db.execute("SELECT box, game, game_type, ended, players FROM games "
-                                    "WHERE game_type = ?", (game_type,))]
+        # Games rated after this one (it ended earlier: boxes' results cross on the way) are
+        # taken back and rated again after it; usually there are none or a few.
+        later = db.execute("SELECT ended, box, game, name, before FROM history WHERE game_type = ? "
+                           "AND (ended, box, game) > (?, ?, ?) ORDER BY ended, box, game",
+                           (game.game_type, *game.key)).fetchall()
+        current = {(game.game_type, name): rating for name, rating in db.execute(
+            "SELECT name, rating FROM ratings WHERE game_type = ?", (game.game_type,))}
+        again = dict.fromkeys((ended, box_, game_id) for ended, box_, game_id, _, _ in later)
+        restored: set[str] = set()
+        for ended, box_, game_id, name, before in later:  # each player's rating before the first
+            if name not in restored:
+                restored.add(name)
+                current[(game.game_type, name)] = before
+        replay = [game]
+        for ended, box_, game_id in again:
+            (names,) = db.execute("SELECT players FROM games WHERE box = ? AND game = ?",
+                                  (box_, game_id)).fetchone()
+            replay.append(Played(ended, box_, game_id, game.game_type, tuple(json.loads(names))))
+        if later:
+            db.execute("DELETE FROM history WHERE game_type = ? AND (ended, box, game) > (?, ?, ?)",
+                       (game.game_type, *game.key))
+        self._rate(replay, current)
 
     def _rate(self, games: list[Played], current: dict[tuple[str, str], float]) -> None:
         table, history = elo(games, current)
@@ -141,10 +149,8 @@ class League:
             for name, (before, after) in change.items():
                 db.execute("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (g.ended, g.box, g.game, g.game_type, name, before, after))
-                won = 1 if name == g.order[0] else 0
-                db.execute("INSERT INTO ratings VALUES (?, ?, ?, 1, ?) ON CONFLICT (game_type, name) "
-                           "DO UPDATE SET rating = excluded.rating, games = games + 1, wins = wins + ?",
-                           (g.game_type, name, after, won, won))
+                db.execute("INSERT INTO ratings VALUES (?, ?, ?, 0, 0) ON CONFLICT (game_type, name) "
+                           "DO UPDATE SET rating = excluded.rating", (g.game_type, name, after))
 
     def _advance(self, box: str, n: int) -> None:
         db = self._db
@@ -176,12 +182,18 @@ class League:
             games = [{"box": b, "game": g, "game_type": t, "ended": e, "order": json.loads(p)}
                      for b, g, t, e, p in db.execute(
                          "SELECT box, game, game_type, ended, players FROM games ORDER BY ended, box, game")]
+            played: dict[tuple[str, str], list[int]] = {}
+            for g in games:
+                for place, name in enumerate(g["order"]):
+                    counts = played.setdefault((g["game_type"], name), [0, 0])
+                    counts[0] += 1
+                    counts[1] += place == 0
             board: dict[str, list[dict[str, Any]]] = {}
-            for t, name, rating, played, wins in db.execute(
-                    "SELECT game_type, name, rating, games, wins FROM ratings "
-                    "ORDER BY game_type, rating DESC, name"):
+            for t, name, rating in db.execute(
+                    "SELECT game_type, name, rating FROM ratings ORDER BY game_type, rating DESC, name"):
+                n, wins = played.get((t, name), [0, 0])
                 board.setdefault(t, []).append({"name": name, "rating": round(rating, 2),
-                                                "games": played, "wins": wins})
+                                                "games": n, "wins": wins})
             history = [{"game": g, "box": b, "game_type": t, "name": n, "before": round(x, 2),
                         "after": round(y, 2)} for b, g, t, n, x, y in db.execute(
                             "SELECT box, game, game_type, name, before, after FROM history "
