@@ -2,8 +2,9 @@
 
 The box's thread only puts each event on a queue (:meth:`Publisher.follow`); the
 publisher's thread turns it into messages, stores them in the :class:`Outbox` and sends
-what the league has not acknowledged: at once, again on every reconnect and again every
-:attr:`Publisher.RESEND` seconds until the league's ack arrives. So a broker that is down,
+what the league has not acknowledged: at once (at most :attr:`Publisher.WINDOW` on the
+way), again on every reconnect and again when the league's ack has not moved for
+:attr:`Publisher.RESEND` seconds. So a broker that is down,
 restarts or loses its queue, or a box off the network for a while, loses nothing; the
 league drops the doubles (same box and ``n``).
 """
@@ -32,8 +33,10 @@ ENTITIES = {"game": "Game", "turn": "Turn", "leader": "Leader", "predator": "Las
 class Publisher:
     """Publish one box's games as ``box`` to ``broker``:``port``."""
 
-    #: Unacknowledged messages are sent again after this long (s).
-    RESEND = 2.0
+    #: Unacknowledged messages are sent again when the league's ack has not moved for this long (s).
+    RESEND = 3.0
+    #: At most this many messages on the way without the league's ack.
+    WINDOW = 64
 
     def __init__(self, box: Any, game_type: str, name: str, outbox: Outbox, *,
                  broker: str = "localhost", port: int = 1883, username: str = "",
@@ -50,6 +53,9 @@ class Publisher:
         #: outbox n -> when it was last sent (monotonic); only the publisher's thread uses it.
         self._sent: dict[int, float] = {}
         self._resend_all = False
+        self._acked_seen = 0
+        self._state_sent = b""
+        self._progress_at = 0.0
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
         self.summary: dict[str, Any] = {"game": game_type, "turn": None, "leader": None,
@@ -134,6 +140,7 @@ class Publisher:
             log.warning("bad ack on %s ignored", message.topic)
             return
         self.outbox.acknowledge(n)
+        self._wake.set()  # the window moves on
 
     # -- the publisher's thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -189,24 +196,41 @@ class Publisher:
                 self.outbox.put("reported", game)
 
     def _send(self) -> None:
+        """Go-back-N: at most :attr:`WINDOW` messages unacknowledged on the way; when the
+        league's ack has not moved for :attr:`RESEND` s, the whole window goes again."""
         if not self._connected.is_set():
             return
+        now = time.monotonic()
+        acked = self.outbox.acknowledged
         if self._resend_all:
             self._resend_all = False
             self._sent.clear()
-        self.client.publish(wire.state_topic(self.name), wire.encode({**self.summary, "online": True}),
-                            qos=1, retain=True)
-        now = time.monotonic()
-        for message in self.outbox.pending():
+            self._state_sent = b""
+        if acked > self._acked_seen:
+            self._acked_seen, self._progress_at = acked, now
+        for n in [n for n in self._sent if n <= acked]:
+            del self._sent[n]
+        if self._sent and now - self._progress_at > self.RESEND:
+            self._sent.clear()  # lost on the way (a broker restart): again
+            self._progress_at = now
+        state = wire.encode({**self.summary, "online": True})
+        if state != self._state_sent:  # retained: sent when it changes and on each connect
+            self.client.publish(wire.state_topic(self.name), state, qos=1, retain=True)
+            self._state_sent = state
+        if len(self._sent) >= self.WINDOW:
+            return
+        for message in self.outbox.pending(self.WINDOW):
             n = int(message["n"])
-            if now - self._sent.get(n, -1e9) < self.RESEND:
+            if n in self._sent:
                 continue
+            if len(self._sent) >= self.WINDOW:
+                break
             info = self.client.publish(wire.events_topic(self.name), wire.encode(message), qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 return  # disconnected meanwhile: all of it again on reconnect
+            if not self._sent:
+                self._progress_at = now
             self._sent[n] = now
-        for n in [n for n in self._sent if n <= self.outbox.acknowledged]:
-            del self._sent[n]
 
     def _discovery(self) -> None:
         """Home Assistant MQTT discovery: a sensor for each of :data:`ENTITIES` (retained)."""

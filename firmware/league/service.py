@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import logging
+import queue
 import threading
 import time
 from typing import Any
@@ -23,6 +24,8 @@ from farmbox.firmware.league.store import League
 
 log = logging.getLogger("farmbox.league")
 
+STOP: Any = object()  # the store thread's end
+
 
 class LeagueService:
     """Follow ``farmbox/+/events`` on ``broker``:``port`` into ``league``."""
@@ -33,8 +36,9 @@ class LeagueService:
         self.broker, self.port = broker, port
         self.stored = 0
         self.doubles = 0
-        #: (box, n) -> wall time it was stored (the bench's end-to-end latency).
-        self.stored_at: dict[tuple[str, int], float] = {}
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._states: dict[str, dict[str, Any]] = {}
+        self._thread = threading.Thread(target=self._store, name="league-store", daemon=True)
         self._changed = threading.Condition()
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
         if username:
@@ -46,7 +50,11 @@ class LeagueService:
         self.connected = threading.Event()
         client.on_disconnect = lambda *a: self.connected.clear()
 
+    #: At most this many messages in one transaction.
+    BATCH = 500
+
     def start(self) -> LeagueService:
+        self._thread.start()
         self.client.connect_async(self.broker, self.port, keepalive=15)
         self.client.loop_start()
         return self
@@ -54,6 +62,8 @@ class LeagueService:
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        self._queue.put(STOP)
+        self._thread.join(10)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any = None) -> None:
@@ -64,26 +74,64 @@ class LeagueService:
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """On paho's thread: hand the message to the store's thread."""
         box = wire.box_of(message.topic)
         if box is None:
             return
         try:
             data = wire.decode(message.payload)
-            if message.topic.endswith("/state"):
-                self.league.box_state(box, data)
-                return
-            new = self.league.take(box, data, time.time())
-        except (ValueError, KeyError, TypeError) as exc:
+        except ValueError as exc:
             log.warning("league: bad message on %s ignored: %s", message.topic, exc)
             return
-        if new:
-            self.stored += 1
-            self.stored_at[(box, int(data["n"]))] = time.time()
+        if message.topic.endswith("/state"):
+            self._states[box] = data
+            self._queue.put(None)
         else:
-            self.doubles += 1
-        client.publish(wire.ack_topic(box), wire.encode({"n": self.league.acked(box)}), qos=1, retain=True)
-        with self._changed:
-            self._changed.notify_all()
+            self._queue.put((box, data, time.time()))
+
+    def _store(self) -> None:
+        """The store's thread: everything queued in one transaction, then the acks."""
+        while True:
+            first = self._queue.get()
+            if first is STOP:
+                return
+            batch = [first]
+            while len(batch) < self.BATCH:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stopping = STOP in batch
+            items = [b for b in batch if isinstance(b, tuple)]
+            states, self._states = self._states, {}
+            for box, state in states.items():
+                self.league.box_state(box, state)
+            if items:
+                self._take(items)
+            with self._changed:
+                self._changed.notify_all()
+            if stopping:
+                return
+
+    def _take(self, items: list[tuple[str, dict[str, Any], float]]) -> None:
+        try:
+            fresh = self.league.take_many(items)
+        except ValueError:  # one bad message: store the others one by one
+            fresh = []
+            for item in items:
+                try:
+                    fresh.append(self.league.take(*item))
+                except ValueError as exc:
+                    log.warning("league: bad message from %s ignored: %s", item[0], exc)
+                    fresh.append(False)
+        for (box, data, _), new in zip(items, fresh):
+            if new:
+                self.stored += 1
+            else:
+                self.doubles += 1
+        for box in {box for box, _, _ in items}:
+            self.client.publish(wire.ack_topic(box), wire.encode({"n": self.league.acked(box)}),
+                                qos=1, retain=True)
 
     def wait(self, test: Any, timeout: float) -> bool:
         """Wait until ``test()`` is true, woken by each stored message; False on timeout."""

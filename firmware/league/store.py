@@ -91,23 +91,38 @@ class League:
     # -- taking messages -------------------------------------------------------------
     def take(self, box: str, message: dict[str, Any], received: float = 0.0) -> bool:
         """Store one message from ``box`` unless it is a double; True if it was new."""
-        n = int(message["n"])
+        return self.take_many([(box, message, received)])[0]
+
+    def take_many(self, items: list[tuple[str, dict[str, Any], float]]) -> list[bool]:
+        """Store messages (box, message, received) in one transaction (one fsync for all);
+        for each, True if it was new, False for a double. A bad message raises ValueError
+        and stores nothing of this batch."""
+        out = []
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                if db.execute("SELECT 1 FROM messages WHERE box = ? AND n = ?", (box, n)).fetchone():
-                    db.execute("ROLLBACK")
-                    return False
-                db.execute("INSERT INTO messages VALUES (?, ?)", (box, n))
-                self._advance(box, n)
-                if message.get("type") == "result":
-                    self._result(box, message, received)
+                for box, message, received in items:
+                    try:
+                        n = int(message["n"])
+                    except (KeyError, TypeError, ValueError):
+                        raise ValueError(f"a message from {box} without a number n") from None
+                    if db.execute("SELECT 1 FROM messages WHERE box = ? AND n = ?", (box, n)).fetchone():
+                        out.append(False)
+                        continue
+                    db.execute("INSERT INTO messages VALUES (?, ?)", (box, n))
+                    self._advance(box, n)
+                    if message.get("type") == "result":
+                        try:
+                            self._result(box, message, received)
+                        except (KeyError, TypeError, IndexError) as exc:
+                            raise ValueError(f"a result from {box} without {exc}") from None
+                    out.append(True)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
-        return True
+        return out
 
     def _result(self, box: str, m: dict[str, Any], received: float) -> None:
         db = self._db
