@@ -124,11 +124,9 @@ class LeagueService:
                 except ValueError as exc:
                     log.warning("league: bad message from %s ignored: %s", item[0], exc)
                     fresh.append(False)
-        for (box, data, _), new in zip(items, fresh):
-            if new:
-                self.stored += 1
-            else:
-                self.doubles += 1
+        new = sum(fresh)
+        self.stored += new
+        self.doubles += len(fresh) - new
         for box in {box for box, _, _ in items}:
             self.client.publish(wire.ack_topic(box), wire.encode({"n": self.league.acked(box)}),
                                 qos=1, retain=True)

@@ -143,7 +143,7 @@ class League:
             "SELECT name, rating FROM ratings WHERE game_type = ?", (game.game_type,))}
         again = dict.fromkeys((ended, box_, game_id) for ended, box_, game_id, _, _ in later)
         restored: set[str] = set()
-        for ended, box_, game_id, name, before in later:  # each player's rating before the first
+        for *_, name, before in later:  # each player's rating before the first
             if name not in restored:
                 restored.add(name)
                 current[(game.game_type, name)] = before
