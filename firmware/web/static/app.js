@@ -63,9 +63,9 @@ function superfarmer(v) {
     `unsure read: ${v.unsure.faces.join(" + ")} (${Math.round(100 * v.unsure.confidence)}% sure)`));
   const alert = document.getElementById("alert");
   alert.hidden = !v.predators.length;
-  alert.textContent = v.predators.map(p => p.animal === "fox"
-    ? `Fox! ${name(v.last_roll ? v.last_roll.by : v.current)} lost ${p.count} ${p.lost || "rabbits"}`
-    : `Wolf! ${name(v.last_roll ? v.last_roll.by : v.current)} lost ${p.count} ${p.lost || "animals"}`).join(" \u00b7 ");
+  const victim = v.last_roll && v.last_roll.by !== null ? name(v.last_roll.by) : "the farm";
+  const lost = (p) => p.lost ? `${p.count} ${p.lost.replace("_", " ")}${p.count === 1 ? "" : "s"}` : "its animals";
+  alert.textContent = v.predators.map(p => `${p.animal === "fox" ? "Fox" : "Wolf"}! ${victim} lost ${lost(p)}`).join(" \u00b7 ");
   const o = v.odds;
   fill("odds", el("h2", {}, "Odds for " + name(v.current)),
     el("table", {}, el("tr", {}, el("td", {}, "expected gain"), el("td", {}, o.expected_gain.toFixed(2) + " rabbits")),
