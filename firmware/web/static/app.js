@@ -64,7 +64,7 @@ function superfarmer(v) {
   const alert = document.getElementById("alert");
   alert.hidden = !v.predators.length;
   const victim = v.last_roll && v.last_roll.by !== null ? name(v.last_roll.by) : "the farm";
-  const lost = (p) => p.lost ? `${p.count} ${p.lost.replace("_", " ")}${p.count === 1 ? "" : "s"}` : "its animals";
+  const lost = (p) => { const a = p.lost || (p.animal === "fox" ? "rabbit" : ""); return a ? `${p.count} ${a.replace("_", " ")}${p.count === 1 ? "" : "s"}` : "its animals"; };
   alert.textContent = v.predators.map(p => `${p.animal === "fox" ? "Fox" : "Wolf"}! ${victim} lost ${lost(p)}`).join(" \u00b7 ");
   const o = v.odds;
   fill("odds", el("h2", {}, "Odds for " + name(v.current)),
