@@ -105,6 +105,32 @@ class FunFarmConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table view (``farmbox run`` serves it): off when ``port`` is 0; without a ``pin``
+    the page is read-only for everyone."""
+
+    port: int = 8080
+    bind: str = "0.0.0.0"
+    pin: str = ""
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """Publishing this box's games to an MQTT broker for a league (off by default)."""
+
+    enabled: bool = False
+    broker: str = "localhost"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+    box: str = "farmbox"
+    #: The outbox (SQLite) that keeps events until the broker acknowledged them; "" = in the journal dir.
+    outbox: str = ""
+
+
+@dataclass(frozen=True)
 class Config(HardwareSettings):
     """All settings; a frozen tree of one dataclass per TOML section. The hardware's
     sections are :mod:`farmbox.hw.config`'s own types, so a Config is the
@@ -115,6 +141,8 @@ class Config(HardwareSettings):
     journal: JournalConfig = field(default_factory=JournalConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
     funfarm: FunFarmConfig = field(default_factory=FunFarmConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
     #: Where the settings came from (for messages); not a TOML key.
     source: str = field(default="<defaults>", compare=False)
 
@@ -154,6 +182,8 @@ SECTIONS: dict[str, type] = {
     "journal": JournalConfig,
     "vision": VisionConfig,
     "funfarm": FunFarmConfig,
+    "web": WebConfig,
+    "league": LeagueConfig,
 }
 
 
@@ -267,3 +297,13 @@ def _check(c: Config) -> None:
     _one_of("[ui] language:", c.ui.language, LANGUAGES, "language")
     if not c.journal.dir:
         raise ConfigError("[journal] dir must not be empty")
+    if not 0 <= c.web.port <= 65535:
+        raise ConfigError(f"[web] port must be 0-65535 (0: no table view), got {c.web.port}")
+    if c.web.pin and not (c.web.pin.isdigit() and 4 <= len(c.web.pin) <= 12):
+        raise ConfigError("[web] pin must be 4-12 digits (or \"\": read-only)")
+    if not 1 <= c.league.port <= 65535:
+        raise ConfigError(f"[league] port must be 1-65535, got {c.league.port}")
+    if c.league.enabled and not c.league.broker:
+        raise ConfigError("[league] broker must not be empty when the league is enabled")
+    if not c.league.box or any(ch in c.league.box for ch in "/+#") or not c.league.box.isprintable():
+        raise ConfigError(f"[league] box must be a name without / + # (an MQTT topic level), got {c.league.box!r}")

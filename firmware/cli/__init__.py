@@ -44,6 +44,7 @@ COMMAND_MODULES = (
     "farmbox.firmware.cli.enroll",
     "farmbox.firmware.cli.vision",
     "farmbox.firmware.cli.cardgame",
+    "farmbox.firmware.cli.league",
 )
 
 EXIT_BUG = 1

@@ -10,6 +10,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from farmbox.firmware.box import registry
 from farmbox.firmware.box.config import find_config_path, load_config
@@ -58,7 +59,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     """``farmbox run``: the game ``[game] mode`` names, looked up in the registry."""
     setup_logging()
     config = load_config(find_config_path(args.config))  # ConfigError -> exit 2, one line
-    return serve(registry.mode(config.game.mode).open_box(config))
+    box = registry.mode(config.game.mode).open_box(config)
+    followers = follow_box(box, config)  # the table view and the league beside the box
+    try:
+        return serve(box)
+    finally:
+        for follower in reversed(followers):
+            follower.stop()
+
+
+def follow_box(box: Any, config: Any) -> list[Any]:
+    """Start what ``[web]`` and ``[league]`` ask for beside ``box``: each has ``stop()``.
+    A port that cannot be bound is one line and exit 2 (it is a settings problem)."""
+    from farmbox.firmware.league.publisher import publish_beside  # aiohttp, paho: on use
+    from farmbox.firmware.web.server import serve_beside
+
+    followers: list[Any] = []
+    try:
+        web = serve_beside(box, config)
+    except OSError as exc:
+        raise CommandError(f"[web] port {config.web.port}: {exc.strerror or exc}") from None
+    if web is not None:
+        followers.append(web)
+    league = publish_beside(box, config)
+    if league is not None:
+        followers.append(league)
+    return followers
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.config import Config
+from farmbox.firmware.box.events import Event
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.cardgame.screens import render
@@ -65,7 +66,9 @@ class CardgameBox(Box):
         return self.game()
 
     def _commit(self, action: dict[str, Any], state: Any) -> None:
-        self.journal.append(action, state)
+        seq = self.journal.append(action, state)
+        self.events.publish(Event("action", seq, {
+            "action": action, "state": None if state is None else state.to_dict()}))
 
     def next_event(self, timeout: float) -> Any:
         return self.hw.buttons.get(timeout=timeout)

@@ -1,0 +1,305 @@
+"""The table view's server: aiohttp on its own thread, following one box.
+
+- ``GET /`` the page (``static/``), ``GET /icons/NAME.svg`` our icons,
+  ``GET /api/view`` the game now (JSON), ``GET /events`` every change (server-sent events);
+- ``POST /api/command`` ``{"pin", "command", ...}``: a correction, undo, new game or the
+  players' names. A wrong PIN is 403 and changes nothing; too many wrong PINs from one
+  address are 429 for a while (:class:`~farmbox.firmware.web.guard.PinGuard`).
+
+The box's thread only schedules an update (``loop.call_soon_threadsafe``) when it publishes
+an event; the view is built and sent on the server's thread, so 50 viewers cost the box's
+button-to-OLED path nothing but that call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from farmbox.firmware.box.events import Event
+from farmbox.firmware.box.files import write_atomically
+from farmbox.firmware.web import commands, icons, views
+from farmbox.firmware.web.guard import PinGuard
+
+log = logging.getLogger("farmbox.web")
+
+#: How often the page's view is checked for changes that publish no event (an unsure read
+#: asking for confirmation, a phase change), in seconds.
+POLL = 0.25
+#: A comment line on every event stream this often keeps proxies and phones from closing it.
+KEEPALIVE = 15.0
+#: The largest command body read (bytes).
+MAX_BODY = 4096
+
+STATIC_TYPES = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+
+
+def _static(name: str) -> bytes:
+    return resources.files("farmbox.firmware.web").joinpath("static", name).read_bytes()
+
+
+class TableServer:
+    """Serve the live view of ``box`` (a game ``mode``) on ``bind``:``port`` (0: any free port)."""
+
+    def __init__(self, box: Any, mode: str, *, port: int = 8080, bind: str = "0.0.0.0",
+                 pin: str = "", names_file: Path | None = None,
+                 clock: Any = time.monotonic) -> None:
+        if mode not in views.VIEWS:
+            raise ValueError(f"no table view for {mode!r}")
+        self.box = box
+        self.mode = mode
+        self.bind = bind
+        self.port = port
+        self.guard = PinGuard(pin, clock=clock)
+        self.names_file = names_file
+        self.names: list[str] = self._load_names()
+        self.memory = views.Memory()
+        self.view: dict[str, Any] = {}
+        self.text = "{}"
+        self.revision = 0
+        #: monotonic ns of the newest event from the box (for the bench's latency).
+        self.event_ns = 0
+        self._clients: set[asyncio.Queue[str | None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        self._dirty = False
+        self._assets = {name: _static(name) for name in STATIC_TYPES}
+
+    # -- names -------------------------------------------------------------------
+    def _load_names(self) -> list[str]:
+        if self.names_file is None or not self.names_file.exists():
+            return []
+        try:
+            data = json.loads(self.names_file.read_text(encoding="utf-8"))
+            return [str(n) for n in data["names"]]
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            log.warning("%s: names ignored (%s)", self.names_file, exc)
+            return []
+
+    def set_names(self, names: list[str]) -> None:
+        """Keep the players' names (written atomically beside the journal) and tell followers."""
+        self.names = names
+        if self.names_file is not None:
+            write_atomically(self.names_file, json.dumps({"names": names}).encode())
+        self.box.events.publish(Event("names", 0, {"names": list(names)}))
+
+    # -- life ---------------------------------------------------------------------
+    def start(self) -> TableServer:
+        """Start serving on a thread; returns once the port is bound (OSError if it is not)."""
+        self._thread = threading.Thread(target=self._serve, name="table-view", daemon=True)
+        self._thread.start()
+        self._ready.wait(30)
+        if self._failed is not None:
+            raise self._failed
+        self.box.events.subscribe(self._follow)
+        return self
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.bind in ("0.0.0.0", "", "::") else self.bind
+        return f"http://{host}:{self.port}/"
+
+    def stop(self) -> None:
+        """Stop serving (every event stream is closed)."""
+        self.box.events.unsubscribe(self._follow)
+        loop = self._loop
+        if loop is not None and self._thread is not None and self._thread.is_alive():
+            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
+            self._thread.join(10)
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._open())
+        except BaseException as exc:  # reported to start()
+            self._failed = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        poll = loop.create_task(self._poll())
+        try:
+            loop.run_forever()
+        finally:
+            poll.cancel()
+            loop.run_until_complete(asyncio.gather(poll, return_exceptions=True))
+            loop.close()
+
+    async def _open(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.add_routes([
+            web.get("/", self._page), web.get("/static/{name}", self._asset),
+            web.get("/icons/{name}.svg", self._icon), web.get("/api/view", self._view),
+            web.get("/events", self._events), web.post("/api/command", self._command),
+        ])
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bind, self.port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None) or []
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        self._rebuild()
+
+    async def _shutdown(self) -> None:
+        for queue in list(self._clients):
+            queue.put_nowait(None)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- following the box -----------------------------------------------------------
+    def _follow(self, event: Event) -> None:
+        """On the box's thread: remember the event, schedule the update; nothing more."""
+        self.event_ns = time.monotonic_ns()
+        if event.kind == "action":
+            self.memory.event = event
+        loop = self._loop
+        if loop is not None and not self._dirty:
+            self._dirty = True
+            loop.call_soon_threadsafe(self._update)
+
+    def _update(self) -> None:
+        self._dirty = False
+        self._rebuild()
+
+    def _rebuild(self) -> bool:
+        """Build the view; send it to every viewer if it changed. True if it changed."""
+        view = views.VIEWS[self.mode](self.box, self.memory)
+        view["names"] = self._seat_names(view)
+        if not view.get("seq"):
+            view["seq"] = int(getattr(getattr(self.box, "journal", None), "seq", 0))
+        view["pin"] = self.guard.enabled
+        if view == self.view:
+            return False
+        self.view = view
+        self.revision += 1
+        self.text = json.dumps({**view, "revision": self.revision}, separators=(",", ":"))
+        for queue in self._clients:
+            queue.put_nowait(self.text)
+        return True
+
+    def _seat_names(self, view: dict[str, Any]) -> list[str]:
+        players = int(view.get("players") or len(self.names))
+        return [self.names[i] if i < len(self.names) else f"Farmer {i + 1}" for i in range(players)]
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL)
+            try:
+                self._rebuild()
+            except Exception:  # a half-updated session: the next poll sees it whole
+                log.debug("view not built this time", exc_info=True)
+
+    # -- handlers -----------------------------------------------------------------------
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._assets["index.html"], content_type="text/html")
+
+    async def _asset(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC_TYPES:
+            raise web.HTTPNotFound()
+        return web.Response(body=self._assets[name], content_type=STATIC_TYPES[name],
+                            headers={"Cache-Control": "max-age=3600"})
+
+    async def _icon(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in icons.DRAW:
+            raise web.HTTPNotFound()
+        return web.Response(text=icons.svg(name), content_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
+    async def _view(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.text, content_type="application/json",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._clients.add(queue)
+        try:
+            await response.write(f"data: {self.text}\n\n".encode())
+            while True:
+                try:
+                    text = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+                    continue
+                if text is None:
+                    break
+                while not queue.empty():  # a slow phone skips to the newest view
+                    newer = queue.get_nowait()
+                    if newer is None:
+                        return response
+                    text = newer
+                await response.write(f"data: {text}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._clients.discard(queue)
+        return response
+
+    async def _command(self, request: web.Request) -> web.Response:
+        client = request.remote or "?"
+        try:
+            body = await request.json()
+        except (ValueError, web.HTTPRequestEntityTooLarge):
+            return _answer(400, "the body must be a JSON object")
+        if not isinstance(body, dict):
+            return _answer(400, "the body must be a JSON object")
+        pin = body.get("pin")
+        verdict = self.guard.check(client, pin if isinstance(pin, str) else "")
+        if verdict == "no_pin":
+            return _answer(403, "this box's table view is read-only (no [web] pin set)")
+        if verdict == "locked":
+            wait = self.guard.retry_after(client)
+            return _answer(429, f"too many wrong PINs: try again in {wait:.0f} s",
+                           {"Retry-After": str(max(1, round(wait)))})
+        if verdict != "ok":
+            return _answer(403, "wrong PIN")
+        try:
+            if body.get("command") == "names":
+                self.set_names(commands.clean_names(body.get("names"), int(self.view.get("players") or 0)))
+                self._rebuild()
+                return _answer(200, "names set")
+            items = commands.COMMANDS[self.mode](self.box, body)
+        except commands.BadCommand as exc:
+            return _answer(400, str(exc))
+        except commands.NotNow as exc:
+            return _answer(409, str(exc))
+        for item in items:
+            self.box.inbox.put(item)
+        return _answer(202, "sent to the table", seq=self.view.get("seq", 0))
+
+
+def _answer(status: int, message: str, headers: dict[str, str] | None = None,
+            **extra: Any) -> web.Response:
+    return web.json_response({"ok": status < 300, "message": message, **extra}, status=status,
+                             headers=headers)
+
+
+def serve_beside(box: Any, config: Any) -> TableServer | None:
+    """The table view for ``farmbox run`` as ``[web]`` asks (None when port = 0)."""
+    if config.web.port == 0:
+        return None
+    names = Path(config.journal.dir) / "names.json"
+    server = TableServer(box, config.game.mode, port=config.web.port, bind=config.web.bind,
+                         pin=config.web.pin, names_file=names).start()
+    log.info("table view on %s%s", server.url, "" if config.web.pin else " (read-only: no [web] pin)")
+    return server

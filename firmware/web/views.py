@@ -1,0 +1,151 @@
+"""What the table view shows, as JSON: one builder per game, read from the box's session.
+
+The builders run on the web server's thread and only read the session (its states are
+immutable, each replaced whole by the box), so the box's loop is never held up by a viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from farmbox.firmware.box.events import Event
+from farmbox.firmware.games.cardgame.session import TableState
+from farmbox.firmware.games.superfarmer.advice import advised
+from farmbox.firmware.rules.superfarmer import EventKind
+from farmbox.firmware.rules.superfarmer.game import GameState
+from farmbox.firmware.rules.superfarmer.herd import Animal
+from farmbox.firmware.rules.superfarmer.odds import odds
+
+ANIMALS = tuple(a.key for a in Animal)
+PREDATORS = {EventKind.LOST_TO_FOX: "fox", EventKind.LOST_TO_WOLF: "wolf"}
+
+
+class FarmChart:
+    """Each farm's value in rabbits after every turn of the game (undo takes turns back)."""
+
+    def __init__(self) -> None:
+        self.points: list[list[int]] = []
+
+    def add(self, state: GameState) -> list[list[int]]:
+        """Record ``state`` at its turn (the sum of the farms' turns) and return the chart."""
+        turn = sum(state.turns)
+        values = [farm.value for farm in state.farms]
+        if self.points and len(self.points[0]) != len(values):
+            self.points = []  # a new game with another number of farms
+        del self.points[turn:]
+        while len(self.points) < turn:  # turns played before the view started: unknown
+            self.points.append(self.points[-1] if self.points else values)
+        self.points.append(values)
+        return self.points
+
+
+def _state_of(memory: Memory, parse: Callable[[dict[str, Any]], Any], fallback: Any) -> tuple[int, Any]:
+    """The journal seq and game state of the newest published action (parsed once), else the
+    session's own state (before the first action): the box publishes inside its commit,
+    before the session takes the new state, so the event is the truth."""
+    event = memory.event
+    if event is None:
+        return 0, fallback
+    if memory._parsed[0] is not event:
+        data = event.data.get("state")
+        memory._parsed = (event, None if data is None else parse(data))
+    return event.seq, memory._parsed[1]
+
+
+class Memory:
+    """What the view remembers between updates: the chart and the last published action."""
+
+    def __init__(self) -> None:
+        self.chart = FarmChart()
+        #: The newest journaled action the box published (set on the box's thread).
+        self.event: Event | None = None
+        self._parsed: tuple[Event | None, Any] = (None, None)
+        #: The last view built and what it was built from (the poll rebuilds only on change).
+        self.key: tuple[Any, ...] = ()
+        self.view: dict[str, Any] = {}
+
+
+def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
+    """Every farm, the main herd, the turn, the last roll, the unsure read, odds and advice."""
+    session = box.session
+    if session is None:
+        return {"game": "superfarmer", "starting": True}
+    seq, state = _state_of(memory, GameState.from_dict, session.state)
+    seen = session.seen
+    phase = session.phase.value
+    key = (id(state), seen, phase, session.rolled_by)
+    if key == memory.key:
+        return dict(memory.view)
+    unsure = None
+    if phase == "confirm" and seen is not None and seen.faces is not None:
+        unsure = {"faces": [f.value for f in seen.faces], "confidence": round(seen.confidence, 3),
+                  "reason": seen.reason}
+    figures = odds(state.farm, state.stock, state.rules).as_dict()
+    tip = None if state.over else advised(state)
+    predators = [{"animal": PREDATORS[e.kind], "lost": e.animal.key if e.animal else None,
+                  "count": e.count} for e in state.last_events if e.kind in PREDATORS]
+    view: dict[str, Any] = {
+        "game": "superfarmer",
+        "seq": seq,
+        "variant": state.rules.name,
+        "players": state.players,
+        "current": state.current,
+        "over": state.over,
+        "places": list(state.places),
+        "turns": list(state.turns),
+        "farms": [{"herd": farm.as_dict(), "value": farm.value, "complete": farm.is_complete()}
+                  for farm in state.farms],
+        "stock": state.stock.as_dict(),
+        "last_roll": (None if state.last_roll is None else
+                      {"faces": str(state.last_roll).split(","), "by": session.rolled_by}),
+        "events": [e.as_dict() for e in state.last_events],
+        "predators": predators,
+        "phase": phase,
+        "unsure": unsure,
+        "can_undo": session.can_undo,
+        "odds": {"expected_gain": figures["expected_gain_float"], "p_fox": figures["p_fox"],
+                 "p_wolf": figures["p_wolf"], "p_loss": figures["p_loss"], "p_win": figures["p_win"]},
+        "advice": ("roll" if tip is None else str(tip.exchange)) if not state.over else None,
+        "chart": [list(p) for p in memory.chart.add(state)],
+    }
+    memory.key, memory.view = key, view
+    return dict(view)
+
+
+def cardgame(box: Any, memory: Memory) -> dict[str, Any]:
+    """The card game's scoreboard and each scored round's breakdown."""
+    keeper = box.keeper
+    if keeper is None:
+        return {"game": "cardgame", "starting": True}
+    seq, state = _state_of(memory, TableState.from_dict, keeper.state)
+    if state is None:
+        return {"game": "cardgame", "seq": seq, "setting_up": True, "players": 0}
+    return {
+        "game": "cardgame",
+        "seq": seq,
+        "players": state.setup.players,
+        "round": state.round,
+        "over": state.over,
+        "phase": keeper.phase.value,
+        "scores": list(state.scores),
+        "rounds": [{"predators": list(r.predators), "cabbage": list(r.cabbage),
+                    "points": list(r.points), "totals": list(r.totals), "longest": list(r.longest)}
+                   for r in state.results],
+        "can_undo": bool(getattr(keeper.timeline, "history", ())),
+    }
+
+
+def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
+    """Fun Farm as its box last published it (the state of its last action)."""
+    event = memory.event
+    if event is None:
+        return {"game": "funfarm", "starting": True}
+    state: Any = event.data.get("state")
+    return {"game": "funfarm", "seq": event.seq, "action": event.data.get("action"),
+            "state": state.to_dict() if hasattr(state, "to_dict") else state}
+
+
+VIEWS: dict[str, Callable[[Any, Memory], dict[str, Any]]] = {
+    "superfarmer": superfarmer, "cardgame": cardgame, "funfarm": funfarm,
+}

@@ -1,0 +1,127 @@
+"""The table view in a real headless chromium (Selenium): it loads, follows a scripted game
+turn by turn, a correction with the PIN changes the game and the journal, a wrong PIN gets
+403 and changes nothing; the phone and TV layouts (screenshots to $FARMBOX_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from .conftest import PIN
+
+WAIT = 15
+
+
+def seq_shown(driver) -> int:
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-seq") or -1)
+
+
+def wait_seq(driver, seq: int) -> None:
+    WebDriverWait(driver, WAIT).until(lambda d: seq_shown(d) == seq)
+
+
+def farm_values(driver) -> list[int]:
+    return [int(e.text.split()[0]) for e in driver.find_elements(By.CSS_SELECTOR, ".farm .value")]
+
+
+def answer(driver) -> str:
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "answer").get_attribute("data-status"))
+    node = driver.find_element(By.ID, "answer")
+    status = node.get_attribute("data-status") or ""
+    driver.execute_script("arguments[0].removeAttribute('data-status')", node)
+    return status
+
+
+def test_page_follows_a_scripted_game_turn_by_turn(table, browser):
+    browser.set_window_size(390, 844)
+    browser.get(table.url)
+    wait_seq(browser, 1)
+    assert browser.find_element(By.ID, "title").text == "Super Farmer"
+    script = [("rabbit", "rabbit"), ("sheep", "sheep"), ("rabbit", "rabbit"), ("pig", "rabbit"),
+              ("rabbit", "fox"), ("wolf", "sheep")]
+    for turn, (green, red) in enumerate(script, start=2):
+        table.roll(green, red)
+        wait_seq(browser, turn)
+        state = table.box.session.state
+        WebDriverWait(browser, WAIT).until(lambda d: farm_values(d) == [f.value for f in state.farms])
+        dice = [e.get_attribute("data-face") for e in browser.find_elements(By.CSS_SELECTOR, "#roll .die")]
+        assert dice == [green, red]
+        current = browser.find_element(By.CSS_SELECTOR, ".farm.current").get_attribute("data-farm")
+        assert int(current) == state.current
+    alert = browser.find_element(By.ID, "alert")
+    assert alert.is_displayed() and alert.text.startswith("Wolf!")
+    assert "rabbits" in browser.find_element(By.ID, "odds").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart polyline")) == 2
+
+
+def test_pin_correction_changes_the_game_and_the_journal(table, browser):
+    browser.get(table.url)
+    wait_seq(browser, 1)
+    table.roll("pig", "rabbit", confidence=0.55)  # the camera is unsure
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "unsure").is_displayed())
+    assert "pig + rabbit" in browser.find_element(By.ID, "unsure-read").text
+    browser.find_element(By.ID, "pin").send_keys(PIN)
+    # It was really sheep + sheep: correct it from the phone.
+    Select(browser.find_element(By.ID, "green")).select_by_value("sheep")
+    Select(browser.find_element(By.ID, "red")).select_by_value("sheep")
+    browser.find_element(By.ID, "send-roll").click()
+    assert answer(browser) == "202"
+    wait_seq(browser, 2)
+    assert table.records()[-1]["action"]["roll"] == "sheep,sheep"
+    assert table.box.session.state.farms[0].as_dict()["sheep"] == 1
+    WebDriverWait(browser, WAIT).until(lambda d: farm_values(d)[0] == 6)
+    # Undo from the page: the journal records it and the page follows.
+    browser.find_element(By.ID, "undo").click()
+    assert answer(browser) == "202"
+    wait_seq(browser, 3)
+    assert table.records()[-1]["action"] == {"action": "undo"}
+    WebDriverWait(browser, WAIT).until(lambda d: farm_values(d) == [0, 0])
+    # Names from the page.
+    for seat, field in enumerate(browser.find_elements(By.CSS_SELECTOR, "input.name")):
+        field.clear()
+        field.send_keys(["Ala", "Bolek"][seat])
+    browser.find_element(By.ID, "send-names").click()
+    assert answer(browser) == "200"
+    WebDriverWait(browser, WAIT).until(
+        lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".farm-name")] == ["Ala", "Bolek"])
+
+
+def test_wrong_pin_from_the_page_is_403_and_changes_nothing(table, browser):
+    browser.get(table.url)
+    wait_seq(browser, 1)
+    table.roll("sheep", "rabbit")
+    wait_seq(browser, 2)
+    journal = table.journal_file.read_bytes()
+    pin = browser.find_element(By.ID, "pin")
+    pin.clear()
+    pin.send_keys("1357")
+    for button in ("undo", "send-roll", "new-game"):
+        browser.find_element(By.ID, button).click()
+        assert answer(browser) == "403"
+        assert "wrong PIN" in browser.find_element(By.ID, "answer").text
+    table.box.drain()
+    assert table.journal_file.read_bytes() == journal
+    assert seq_shown(browser) == 2 and table.box.journal.seq == 2
+
+
+def test_phone_stacks_the_farms_and_the_tv_puts_them_side_by_side(table, browser):
+    for green, red in [("sheep", "sheep"), ("rabbit", "rabbit"), ("pig", "pig"), ("rabbit", "fox")]:
+        table.roll(green, red)
+    out = os.environ.get("FARMBOX_SCREENSHOTS")
+    for name, (width, height) in (("phone", (390, 1400)), ("tv", (1600, 900))):
+        browser.set_window_size(width, height)
+        browser.get(table.url)
+        wait_seq(browser, 5)
+        farms = browser.find_elements(By.CSS_SELECTOR, ".farm")
+        side = browser.find_element(By.ID, "roll")
+        tops = [f.location["y"] for f in farms]
+        if name == "phone":
+            assert tops[0] < tops[1] and side.location["y"] > tops[1]
+        else:
+            assert tops[0] == tops[1] and side.location["x"] > farms[1].location["x"]
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(Path(out) / f"table-{name}.png"))
