@@ -30,7 +30,7 @@ def write_config(folder: Path, driver: str = "dummy", players: int = 2) -> Path:
     path = folder / "farmbox.toml"
     path.write_text(f'[hardware]\nsimulated = true\n[display]\ndriver = "{driver}"\n'
                     f'[camera]\nsource = "none"\n[game]\nplayers = {players}\n'
-                    f'[journal]\ndir = "{folder / "journal"}"\n')
+                    f'[journal]\ndir = "{folder / "journal"}"\n[web]\nport = 0\n')
     return path
 
 

@@ -23,6 +23,8 @@ simulated = true
 driver = "dummy"
 [journal]
 dir = "{tmp_path / 'journal'}"
+[web]
+port = 0
 {extra}
 """)
     return path

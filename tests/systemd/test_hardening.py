@@ -116,7 +116,7 @@ def test_numpy_opencv_pillow_and_the_dice_reader_run_under_it():
 
 def test_the_service_reaches_ready_and_stops_under_it(tmp_path):
     config = tmp_path / "farmbox.toml"
-    config.write_text(f'[hardware]\nsimulated = true\n[display]\ndriver = "dummy"\n'
+    config.write_text(f'[hardware]\nsimulated = true\n[web]\nport = 0\n[display]\ndriver = "dummy"\n'
                       f'[journal]\ndir = "{tmp_path / "journal"}"\n')
     sock_path = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
