@@ -651,6 +651,11 @@ def write_lock() -> int:
             dependency = canonical(re.split(r"[<>=!~ \[;(]", requirement, maxsplit=1)[0])
             if dependency in askers and "extra ==" not in requirement:
                 askers[dependency].add(install["metadata"]["name"])
+    for install in pinned.values():  # asked for only through an extra (urllib3[socks])
+        for requirement in install["metadata"].get("requires_dist", []) or []:
+            dependency = canonical(re.split(r"[<>=!~ \[;(]", requirement, maxsplit=1)[0])
+            if dependency in askers and not askers[dependency]:
+                askers[dependency].add(install["metadata"]["name"])
     caps = ", ".join(f"{k}{v}" for k, v in LOCK_CAPS.items())
     lines = [
         "# requirements.lock: the exact versions farmbox runs with on a Raspberry Pi (aarch64,",
