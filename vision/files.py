@@ -3,9 +3,12 @@ a model), images checked for size before they are decoded, and the readers' own 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -100,6 +103,32 @@ def check_image_size(path: str | Path, width: int, height: int) -> None:
                                f"for a camera frame (at most {MAX_ASPECT:g}:1)")
 
 
+@contextlib.contextmanager
+def quiet_decoders() -> Iterator[None]:
+    """Keep libpng's and libjpeg's own warnings ("libpng warning: iCCP: ...") off stderr:
+    they write straight to file descriptor 2, past Python, and a command's contract is one
+    line. Anything else written meanwhile is passed on."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # no real stderr (a test's capture)
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), fd)
+        try:
+            yield
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            sink.seek(0)
+            for line in sink.read().decode(errors="replace").splitlines():
+                if line and not line.startswith(("libpng warning", "Corrupt JPEG data",
+                                                 "Premature end of JPEG")):
+                    sys.stderr.write(line + "\n")
+
+
 def load_colour_image(path: str | Path) -> np.ndarray:
     """A BGR image from a file, its size checked from the header before decoding.
 
@@ -111,7 +140,8 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     size = image_size(path)
     if size is not None:
         check_image_size(path, *size)
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    with quiet_decoders():
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise VisionInputError(f"cannot read image {path}: not an image")
     check_image_size(path, img.shape[1], img.shape[0])

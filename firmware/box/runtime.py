@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from farmbox.firmware.box.camera import CameraWatcher, Reader
 from farmbox.firmware.box.drawing import notices
@@ -36,6 +36,8 @@ from farmbox.hw import Hardware, open_hardware
 from farmbox.hw.config import HardwareSettings
 
 log = logging.getLogger("farmbox")
+
+T = TypeVar("T")
 
 
 class Box:
@@ -206,6 +208,31 @@ class Box:
             log.warning("journal writes again after %d failed attempt(s)", self.write_failures)
             self._held_error, self._retry_wait = None, self.RETRY_FIRST
         return True
+
+    def retry_write(self, write: Callable[[], T]) -> T:
+        """A journal write the box cannot go on without (a new game's first record at
+        start-up): while it fails, the OLED says "not saved", the error alert sounds, and it
+        is retried with the same backoff as a held event, until it works or the box stops."""
+        while True:
+            try:
+                result = write()
+            except JournalWriteError as exc:
+                self.write_failures += 1
+                if self._held_error is None:
+                    log.error("%s; the game waits and retries", exc)
+                    self.hw.alert("error")
+                self._held_error = exc
+                self.show(self.not_saved())
+                self.systemd.status(f"journal write failing ({exc.strerror}), retrying")
+                self.systemd.ping(self.clock())
+                if self._stop.wait(self._retry_wait):
+                    raise
+                self._retry_wait = min(self._retry_wait * 2, self.RETRY_MAX)
+                continue
+            if self._held_error is not None:
+                log.warning("journal writes again after %d failed attempt(s)", self.write_failures)
+                self._held_error, self._retry_wait = None, self.RETRY_FIRST
+            return result
 
     def _retry_held(self, timeout: float) -> bool:
         """One step while a journal write is failing: the notice, the retry when due."""

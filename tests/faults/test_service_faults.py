@@ -48,7 +48,8 @@ def clean(tmp_path: Path) -> tuple[int, str]:
     {"full_after": 9, "free_after": 5, "errno": errno.ENOSPC},   # the disk fills, then frees
     {"write": [4, 13, 14], "errno": errno.EIO},
     {"fsync": [6, 7, 20], "errno": errno.EIO},                   # the line was written, not synced
-], ids=["enospc", "eio-write", "eio-fsync"])
+    {"write": [1, 2], "errno": errno.ENOSPC},                    # full at start: the new game waits
+], ids=["enospc", "eio-write", "eio-fsync", "enospc-at-start"])
 def test_journal_write_errors_are_retried_nothing_lost_or_doubled(tmp_path, clean, plan):
     config = write_config(tmp_path)
     result = autoplay(config, {"journal": plan})

@@ -121,9 +121,11 @@ class Referee(Box):
             if rules is not None:  # the settings' rules start with the next game
                 self.session.next_game = (rules, race_time, deck)
         else:
-            self.session = FunFarmSession(players, rules or FunFarmRules(), self._commit,
+            # The new game's first record: a full disk at start-up is waited out on the OLED.
+            self.session = FunFarmSession(players, rules or FunFarmRules(), self._first_commit,
                                           camera=camera, rng=rng, deck=deck,
                                           race_time=race_time)
+            self.session._commit = self._commit
         if replay.dropped:
             self.session.report("journal", f"{replay.dropped}/{replay.seq}", time.monotonic())
         #: Button events read while gathering a race but belonging after it.
@@ -132,6 +134,9 @@ class Referee(Box):
 
     def game(self) -> FunFarmSession:
         return self.session
+
+    def _first_commit(self, action: Action, state: FarmState) -> None:
+        self.retry_write(lambda: self._commit(action, state))
 
     def _commit(self, action: Action, state: FarmState) -> None:
         """Journal the action (fsync'ed), then tell every follower (web view, MQTT)."""

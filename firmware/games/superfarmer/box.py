@@ -87,7 +87,9 @@ class Service(Box):
             rules = variant(self.config.game.variant)
             self.session = Session(self.config.game.players, rules, self._commit, camera=camera,
                                    now=now)
-            self._commit(new_game_action(self.config.game.players, rules), self.session.state)
+            first = new_game_action(self.config.game.players, rules)
+            state = self.session.state
+            self.retry_write(lambda: self._commit(first, state))  # a full disk is waited out
             log.info("new %s game for %d players", rules.name, self.config.game.players)
         prepare(self.session.rules)  # the advisor's table loads in the background
         if replay.dropped:
