@@ -15,7 +15,7 @@ from typing import Any
 
 from gpiozero import Device
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from farmbox.hw.config import HardwareConfig, HardwareSettings
 
@@ -81,13 +81,14 @@ def pin_factory(config: HardwareSettings | HardwareConfig) -> Factory:
 
 
 @contextlib.contextmanager
-def simulated_pins() -> Iterator[MockFactory]:
+def simulated_pins(pin_class: type[MockPin] | None = None) -> Iterator[MockFactory]:
     """Swap in a fresh PWM-capable MockFactory as gpiozero's default, then restore.
 
-    The shape of gpiozero's own test fixture; pins are reset on the way out.
+    The shape of gpiozero's own test fixture; pins are reset on the way out. ``pin_class``:
+    another mock pin (a test's pins that carry their own edge times).
     """
     saved = Device.pin_factory
-    factory = MockFactory(pin_class=SimulatedPin)
+    factory = MockFactory(pin_class=pin_class or SimulatedPin)
     Device.pin_factory = factory
     try:
         yield factory

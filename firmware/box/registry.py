@@ -48,9 +48,9 @@ class GameMode:
         return f"farmbox.firmware.games.{self.name}"
 
     def open_box(self, config: Any, hardware: Any = None,
-                 notifier: Notifier | None = None) -> Box:
+                 notifier: Notifier | None = None) -> Box[Any]:
         """The game on ``config``'s hardware (opened when it starts, unless given)."""
-        box: Box = importlib.import_module(f"{self.package}.box").open_box(config, hardware,
+        box: Box[Any] = importlib.import_module(f"{self.package}.box").open_box(config, hardware,
                                                                           notifier)
         return box
 

@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from farmbox.firmware.box.camera import CameraWatcher, Reader
 from farmbox.firmware.box.drawing import notices
@@ -38,9 +38,11 @@ from farmbox.hw.config import HardwareSettings
 log = logging.getLogger("farmbox")
 
 T = TypeVar("T")
+#: The game's session a box runs (what :meth:`Box.start` returns).
+G = TypeVar("G")
 
 
-class Box:
+class Box(Generic[G]):
     """One game on the box's hardware. Subclasses fill in the game's part:
 
     - :meth:`begin`: replay the journal and set the game up (called by :meth:`start`);
@@ -123,7 +125,7 @@ class Box:
                 raise ValueError("a box needs hardware or the settings to open it")
             self.hw = open_hardware(self._settings)
 
-    def start(self) -> object:
+    def start(self) -> G:
         """Open the hardware, :meth:`begin` the game, show it, start the camera, READY=1;
         returns what the game says it is (its session)."""
         stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
@@ -137,9 +139,9 @@ class Box:
         self.systemd.ready(self.clock(), self.status())
         return self.game()
 
-    def game(self) -> object:
+    def game(self) -> G:
         """The game's session (what :meth:`start` returns)."""
-        return None
+        raise NotImplementedError
 
     def stop(self) -> None:
         self._stop.set()

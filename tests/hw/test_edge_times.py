@@ -12,11 +12,11 @@ import itertools
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockPin
 
 from farmbox.firmware.games.funfarm.session import Buzz, first_buzz, races
 from farmbox.hw.buttons import ButtonPanel, edge_time_ns
+from farmbox.hw.pins import simulated_pins
 
 BUZZERS = {"player1": 4, "player2": 24, "player3": 25}
 
@@ -42,14 +42,8 @@ class StampedPin(MockPin):
 
 @pytest.fixture
 def stamped_pins():
-    saved = Device.pin_factory
-    factory = MockFactory(pin_class=StampedPin)
-    Device.pin_factory = factory
-    try:
+    with simulated_pins(StampedPin) as factory:
         yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

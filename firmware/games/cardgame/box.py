@@ -32,7 +32,7 @@ log = logging.getLogger("farmbox.cardgame")
 BUTTONS = ("prev", "next", "ok", "back")
 
 
-class CardgameBox(Box):
+class CardgameBox(Box[Scorekeeper]):
     """One box keeping the card game's score: hardware + journal + scorekeeper."""
 
     USES_CAMERA = False  # the scores are entered on the buttons
@@ -60,10 +60,6 @@ class CardgameBox(Box):
     def game(self) -> Scorekeeper:
         assert self.keeper is not None
         return self.keeper
-
-    def start(self) -> Scorekeeper:
-        super().start()
-        return self.game()
 
     def _commit(self, action: dict[str, Any], state: Any) -> None:
         seq = self.journal.append(action, state)

@@ -92,7 +92,7 @@ def TableWatcher(read_cards: Callable[[Any], list[str]] | None,
     return StillTable(stillness, lambda: [DiceSeen(None, None, 1.0, time.monotonic_ns())], still)
 
 
-class Referee(Box):
+class Referee(Box[FunFarmSession]):
     """Buzzers + observations -> session -> display, LEDs and buzzer.
 
     ``hardware`` needs ``.buttons`` (a :class:`farmbox.hw.buttons.ButtonPanel`: its ``down``

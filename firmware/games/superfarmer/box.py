@@ -53,7 +53,7 @@ def dice_reader(config: Config) -> StillTable | None:
                       lambda frame: [as_roll_seen(reader.read(frame))])
 
 
-class Service(Box):
+class Service(Box[Session]):
     """One Super Farmer table: the journal replayed, then events -> session -> screen."""
 
     def __init__(self, config: Config, hardware: Any = None,
@@ -95,9 +95,8 @@ class Service(Box):
         if replay.dropped:
             self.session.report("journal", f"{replay.dropped}/{replay.seq}", now)
 
-    def start(self) -> Session:
-        super().start()
-        assert self.session is not None
+    def game(self) -> Session:
+        assert self.session is not None, "start() first"
         return self.session
 
     def _commit(self, action: Action, state: GameState) -> None:
