@@ -23,8 +23,29 @@ def wait_seq(driver, seq: int) -> None:
     WebDriverWait(driver, WAIT).until(lambda d: seq_shown(d) == seq)
 
 
+def texts(driver, selector: str) -> list[str]:
+    """The text of every node matching selector, read in one script: the page re-renders on
+    each event, so nodes found in one call may be replaced before the next call reads them."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(n => n.textContent.trim())", selector)
+
+
+def attributes(driver, selector: str, name: str) -> list[str | None]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(n => n.getAttribute(arguments[1]))",
+        selector, name)
+
+
+def boxes(driver, selector: str) -> list[dict[str, float]]:
+    """Where every node matching selector sits on the page, read in one script."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(n => {"
+        " const r = n.getBoundingClientRect(); return {x: r.left + scrollX, y: r.top + scrollY}; })",
+        selector)
+
+
 def farm_values(driver) -> list[int]:
-    return [int(e.text.split()[0]) for e in driver.find_elements(By.CSS_SELECTOR, ".farm .value")]
+    return [int(text.split()[0]) for text in texts(driver, ".farm .value")]
 
 
 def answer(driver) -> str:
@@ -47,10 +68,8 @@ def test_page_follows_a_scripted_game_turn_by_turn(table, browser):
         wait_seq(browser, turn)
         state = table.box.session.state
         WebDriverWait(browser, WAIT).until(lambda d: farm_values(d) == [f.value for f in state.farms])
-        dice = [e.get_attribute("data-face") for e in browser.find_elements(By.CSS_SELECTOR, "#roll .die")]
-        assert dice == [green, red]
-        current = browser.find_element(By.CSS_SELECTOR, ".farm.current").get_attribute("data-farm")
-        assert int(current) == state.current
+        assert attributes(browser, "#roll .die", "data-face") == [green, red]
+        assert attributes(browser, ".farm.current", "data-farm") == [str(state.current)]
     alert = browser.find_element(By.ID, "alert")
     assert alert.is_displayed() and alert.text.startswith("Wolf!")
     assert "rabbits" in browser.find_element(By.ID, "odds").text
@@ -86,7 +105,7 @@ def test_pin_correction_changes_the_game_and_the_journal(table, browser):
     browser.find_element(By.ID, "send-names").click()
     assert answer(browser) == "200"
     WebDriverWait(browser, WAIT).until(
-        lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".farm-name")] == ["Ala", "Bolek"])
+        lambda d: texts(d, ".farm-name") == ["Ala", "Bolek"])
 
 
 def test_wrong_pin_from_the_page_is_403_and_changes_nothing(table, browser):
@@ -115,13 +134,12 @@ def test_phone_stacks_the_farms_and_the_tv_puts_them_side_by_side(table, browser
         browser.set_window_size(width, height)
         browser.get(table.url)
         wait_seq(browser, 5)
-        farms = browser.find_elements(By.CSS_SELECTOR, ".farm")
-        side = browser.find_element(By.ID, "roll")
-        tops = [f.location["y"] for f in farms]
+        farms = boxes(browser, ".farm")
+        side, = boxes(browser, "#roll")
         if name == "phone":
-            assert tops[0] < tops[1] and side.location["y"] > tops[1]
+            assert farms[0]["y"] < farms[1]["y"] and side["y"] > farms[1]["y"]
         else:
-            assert tops[0] == tops[1] and side.location["x"] > farms[1].location["x"]
+            assert farms[0]["y"] == farms[1]["y"] and side["x"] > farms[1]["x"]
         if out:
             Path(out).mkdir(parents=True, exist_ok=True)
             browser.save_screenshot(str(Path(out) / f"table-{name}.png"))

@@ -5,6 +5,7 @@ const GREEN = ["wolf", "cow", "pig", "sheep", "rabbit"];
 const RED = ["fox", "horse", "pig", "sheep", "rabbit"];
 const COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"];
 let view = null;
+let shown = "";
 
 function el(tag, attrs, ...kids) {
   const node = document.createElement(tag);
@@ -109,7 +110,11 @@ function funfarm(v) {
 }
 
 function render(v) {
-  view = v;
+  // The first fetch and the event stream may both bring the view already shown: keep the page
+  // (and the names being typed) as it is.
+  const text = JSON.stringify(v);
+  if (text === shown) return;
+  shown = text; view = v;
   if (v.starting) { document.getElementById("turn").textContent = "starting\u2026"; return; }
   ({superfarmer, cardgame, funfarm})[v.game](v);
   document.body.dataset.seq = v.seq; document.body.dataset.revision = v.revision;
