@@ -154,6 +154,11 @@ class Replay:
         """Make ``new`` (from :meth:`preview` of ``action``) the current state."""
         raise NotImplementedError
 
+    def matches(self, new: Recordable | None, recorded: Any) -> bool:
+        """Whether ``new`` (from :meth:`preview`) is the state a record says its action led
+        to; a game whose records carry more than the state (a checkpoint) compares its part."""
+        return (None if new is None else new.to_dict()) == recorded
+
     def resume(self, action: Action, state: Any) -> None:
         """Take up ``state``, recorded after ``action``, as the current state without
         replaying to it (the records before it were bad); the undo history starts afresh.
@@ -315,7 +320,7 @@ class Journal(Generic[R]):
             raise ValueError("a new game in the middle of a file")
         try:
             new = found.preview(action)
-            if (None if new is None else new.to_dict()) != state:
+            if not found.matches(new, state):
                 raise ValueError("replayed state differs from the recorded state")
         except _REPLAY_ERRORS:
             if not gap:

@@ -171,9 +171,63 @@ def test_fun_farm_resumes_past_a_bad_record_too(tmp_path):
     seq, final = journal.seq, session.state
     path = tmp_path / "funfarm.jsonl"
     good = path.read_bytes()
-    for record in (3, 7):
+    for record in range(1, seq):  # the new-game record with the deck and options too
         flip(path, record)
         replay = FunFarmJournal(tmp_path).open()
-        assert replay.skipped == [record] and replay.seq == seq, replay.problem
+        assert replay.skipped == [record] and replay.seq == seq, (record, replay.problem)
         assert replay.state is not None and replay.state.to_dict() == final.to_dict()
+        assert replay.rules == rules and replay.players == 3, record
+        again = FunFarmJournal(tmp_path).open()  # the repaired file replays quietly
+        assert again.dropped == 0 and again.seq == seq and again.state == replay.state
         path.write_bytes(good)
+        for kept in tmp_path.glob("funfarm.jsonl.corrupt-*"):
+            kept.unlink()
+
+
+def test_the_fun_farm_service_resumes_when_its_first_record_is_bad(tmp_path):
+    """``farmbox run`` in Fun Farm mode, its journal's new-game record (the deck and the
+    options) unreadable: the service takes the game up from the later records, under their
+    rules, where the intact journal stood."""
+    import random
+
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.games.funfarm.box import serve
+    from farmbox.firmware.games.funfarm.session import FunFarmJournal, FunFarmSession
+    from farmbox.firmware.rules.funfarm import ColourRoll, FunFarmRules, TieRule
+    from farmbox.hw import open_hardware
+    from farmbox.hw.pins import simulated_pins
+    from tests.box_service import Serving
+
+    journal = FunFarmJournal(tmp_path / "journal")
+    journal.open()
+    session = FunFarmSession(3, FunFarmRules(tie=TieRule.DEAL), journal.append,
+                             rng=random.Random(8))
+    while journal.seq < 10:
+        card = session.rules.deck.cards[session.state.draw_pile[0]]
+        session.card_turned(card.id)
+        session.dice_read(ColourRoll(card.black, card.white), 0)
+    journal.close()
+    config = load_config().with_overrides(
+        hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+        journal={"dir": str(tmp_path / "journal")}, game={"mode": "funfarm", "players": 3},
+        buttons={"debounce_ms": 1, "hold_time": 0.2})
+    path = tmp_path / "journal" / "funfarm.jsonl"
+    good = path.read_bytes()
+    told = []
+    with simulated_pins():
+        hw = open_hardware(config)
+        try:
+            for bad in (None, 1):
+                path.write_bytes(good)
+                if bad is not None:
+                    flip(path, bad)
+                service = Serving(serve, config, hw)
+                assert service.stop() == 0
+                told.append([m for m in service.notifier.sent if m.startswith("STATUS=round")][0])
+        finally:
+            hw.close()
+    intact, repaired = told
+    assert not intact.startswith("STATUS=round 0,") and repaired == intact, told
+    replay = FunFarmJournal(tmp_path / "journal").open()  # the service kept the game
+    assert replay.rules is not None and replay.rules.tie is TieRule.DEAL
+    assert replay.state == session.state and replay.dropped == 0

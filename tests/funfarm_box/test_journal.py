@@ -118,6 +118,7 @@ def test_kill_9_mid_game_resumes_at_the_last_acknowledged_record(tmp_path):
     assert replay.seq >= last and replay.dropped <= 1
     lines = (journal / "funfarm.jsonl").read_text().splitlines()
     recorded = json.loads(lines[replay.seq - 1])["state"]
+    assert recorded.pop("game") == replay.game  # every record repeats its game's rules
     assert replay.state.to_dict() == recorded
     replay.state.check(len(FunFarmRules().deck))
 

@@ -35,12 +35,12 @@ from farmbox.firmware.games.funfarm.session import (
     Buzz,
     FunFarmJournal,
     FunFarmSession,
+    Recorded,
     player_of,
 )
 from farmbox.firmware.rules.funfarm import (
     BuzzTakes,
     Escaped,
-    FarmState,
     FunFarmRules,
     InvalidDeck,
     TieRule,
@@ -116,7 +116,8 @@ class Referee(Box[FunFarmSession]):
             # The game goes on with the rules its journal began with (an exact replay).
             self.session = FunFarmSession(replay.players, replay.rules, self._commit,
                                           camera=camera, state=replay.state, rng=rng,
-                                          race_time=replay.race_time)
+                                          race_time=replay.race_time,
+                                          deck=(replay.game or {}).get("deck"))
             log.info("resumed Fun Farm game at record %d", replay.seq)
             if rules is not None:  # the settings' rules start with the next game
                 self.session.next_game = (rules, race_time, deck)
@@ -135,13 +136,13 @@ class Referee(Box[FunFarmSession]):
     def game(self) -> FunFarmSession:
         return self.session
 
-    def _first_commit(self, action: Action, state: FarmState) -> None:
-        self.retry_write(lambda: self._commit(action, state))
+    def _first_commit(self, action: Action, recorded: Recorded) -> None:
+        self.retry_write(lambda: self._commit(action, recorded))
 
-    def _commit(self, action: Action, state: FarmState) -> None:
+    def _commit(self, action: Action, recorded: Recorded) -> None:
         """Journal the action (fsync'ed), then tell every follower (web view, MQTT)."""
-        seq = self.journal.append(action, state)
-        self.events.publish(Event("action", seq, {"action": action, "state": state.to_dict()}))
+        seq = self.journal.append(action, recorded)
+        self.events.publish(Event("action", seq, {"action": action, "state": recorded.to_dict()}))
 
     def next_event(self, timeout: float) -> Any:
         if self._pending and self.inbox.empty():

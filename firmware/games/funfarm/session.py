@@ -15,7 +15,9 @@ next card is turned; what nobody caught has escaped.
 
 Every settled action is written to the journal (fsync'ed) *before* the session's state
 changes; actions carry the seed of any random choice (the penalty card, the tie deal), so
-:class:`FunFarmJournal` replays a game exactly after a power cut.
+:class:`FunFarmJournal` replays a game exactly after a power cut. Each record also repeats the
+game's rules (:func:`game_record`: players, options, the deck or, for the packaged deck, its
+digest), so any good record is enough to resume from, even when the first one is unreadable.
 
 The Farmer's button: between rounds it opens card entry (when there is no camera, or it
 missed the card), while the dice are unread it opens colour entry, after the roll it ends
@@ -27,6 +29,8 @@ short press of the Farmer's button) move, ``ok`` (or holding the Farmer's button
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
 import logging
 import os
 import random
@@ -54,6 +58,7 @@ from farmbox.firmware.rules.funfarm import (
     deck_as_data,
     draw,
     end_round,
+    load_deck,
     new_game,
     parse_deck,
     roll,
@@ -75,7 +80,6 @@ RACE_WAIT_NS = 3_000_000
 RACE_TIME = 8.0
 
 Action = dict[str, Any]
-Commit = Callable[[Action, FarmState], None]
 
 
 # ---------------------------------------------------------------------------
@@ -144,6 +148,58 @@ def new_game_action(players: int, rules: FunFarmRules, seed: int, deck: str | No
             "deck_data": deck_as_data(rules.deck), "farmer": farmer}
 
 
+def _digest(deck_data: dict[str, Any]) -> str:
+    text = json.dumps(deck_data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def game_record(players: int, rules: FunFarmRules, deck: str | None = None,
+                race_time: float = RACE_TIME) -> Action:
+    """What every journal record repeats of its game: enough to take the game up from that
+    record alone. The packaged deck is named by its digest, any other deck is carried whole.
+
+    >>> sorted(game_record(3, FunFarmRules()))
+    ['buzz_takes', 'deck', 'deck_sha', 'escaped', 'players', 'race_time', 'tie']
+    """
+    game: Action = {"players": players, "tie": rules.tie.value,
+                    "buzz_takes": rules.buzz_takes.value, "escaped": rules.escaped.value,
+                    "race_time": race_time, "deck": deck}
+    data = deck_as_data(rules.deck)
+    if data == deck_as_data(load_deck()):
+        game["deck_sha"] = _digest(data)
+    else:
+        game["deck_data"] = data
+    return game
+
+
+def rules_of_game(game: Any) -> tuple[FunFarmRules, int, float]:
+    """The rules, players and race time a record's :func:`game_record` names
+    (:class:`CannotResume` if it names none, or a packaged deck this version does not ship)."""
+    if not isinstance(game, dict):
+        raise CannotResume("the record does not carry its game's rules")
+    if "deck_data" not in game:
+        data = deck_as_data(load_deck())
+        if game.get("deck_sha") != _digest(data):
+            raise CannotResume("the record's deck is not the deck this version ships")
+        game = {**game, "deck_data": data}
+    return rules_from(game), int(game["players"]), float(game.get("race_time", 0.0))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One record's state: the game state after its action and the game's rules."""
+
+    state: FarmState
+    game: Action
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.state.to_dict(), "game": self.game}
+
+
+#: Where the session writes each action and the :class:`Recorded` state after it.
+Commit = Callable[[Action, Recorded], None]
+
+
 def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
     """The engine's answer to one journal action (raises RulesError/ValueError if illegal)."""
     kind = action.get("action")
@@ -185,6 +241,8 @@ class FarmReplay(Replay):
     rules: FunFarmRules | None = None
 
     race_time: float = RACE_TIME
+    #: The game's :func:`game_record`, which records repeat.
+    game: Action | None = None
 
     def begin(self, action: Action, state: Any) -> None:
         """The file's ``new_game`` record: its rules (deck, tie rule, options), its players
@@ -192,6 +250,16 @@ class FarmReplay(Replay):
         self.rules = rules_from(action)
         self.players = int(action["players"])
         self.race_time = float(action.get("race_time", 0.0))
+        self.game = game_record(self.players, self.rules, action.get("deck"), self.race_time)
+
+    def matches(self, new: Any, recorded: Any) -> bool:
+        """The replayed state is the record's (a record written before records repeated
+        their game has no ``game``; one that has it must name this game)."""
+        if new is None or not isinstance(recorded, dict):
+            return False
+        if "game" in recorded and recorded["game"] != self.game:
+            return False
+        return bool(new.to_dict() == {k: v for k, v in recorded.items() if k != "game"})
 
     def preview(self, action: Action) -> FarmState:
         if self.rules is None:
@@ -202,13 +270,20 @@ class FarmReplay(Replay):
         self.state = new
 
     def resume(self, action: Action, state: Any) -> None:
-        """After a bad record: take up the recorded state under the rules of the game's first
-        record (a bad first record leaves the rules unknown: the game cannot resume)."""
-        if self.rules is None:
-            raise CannotResume("the new-game record with the deck and options is unreadable")
+        """After a bad record: take up the recorded state under the rules the record
+        repeats (or, in a journal written before records repeated them, the rules of the
+        game's first record: when that one is the bad record, the game cannot resume)."""
         if not isinstance(state, dict):
             raise ValueError("a record without a game state")
-        self.state = FarmState.from_dict(state, self.rules)
+        if "game" in state:
+            if self.game is None or state["game"] != self.game:
+                self.rules, self.players, self.race_time = rules_of_game(state["game"])
+                self.game = state["game"]
+        elif self.rules is None:
+            raise CannotResume("the new-game record with the deck and options is unreadable")
+        assert self.rules is not None
+        self.state = FarmState.from_dict({k: v for k, v in state.items() if k != "game"},
+                                         self.rules)
 
 
 class FunFarmJournal(Journal[FarmReplay]):
@@ -312,6 +387,9 @@ class FunFarmSession:
         #: Box clock (s) when the race was first seen open; the race closes race_time later.
         self.race_since: float | None = None
         self.state: FarmState
+        #: What each record repeats of this game (:func:`game_record`).
+        self.game = game_record(state.players if state is not None else players, rules, deck,
+                                race_time)
         if state is None:
             self.state = new_game(players, rules, random.Random(0))  # replaced just below
             self.new_game(players)
@@ -327,7 +405,12 @@ class FunFarmSession:
 
     def _do(self, action: Action) -> Turn:
         turn = apply(self.state, action, self.rules)  # raises if illegal: nothing written
-        self._commit(action, turn.state)              # journal first (fsync) ...
+        game = self.game
+        if action["action"] == "new_game":
+            game = game_record(int(action["players"]), self.rules, self.deck_path,
+                               self.race_time)
+        self._commit(action, Recorded(turn.state, game))  # journal first (fsync) ...
+        self.game = game
         self.state = turn.state                       # ... then memory, then the screen
         if self.notice is not None and self.notice.kind == "journal":
             self.notice = None  # the game goes on: the repair was seen
@@ -583,5 +666,5 @@ def player_of(button: str) -> int | None:
 
 
 __all__ = ["CONFIDENT", "RACE_TIME", "TIE_NS", "Buzz", "CameraLost", "CardsSeen", "DiceSeen",
-           "Entry", "FarmReplay", "FunFarmJournal", "FunFarmSession", "Take", "Verdict", "apply",
-           "first_buzz", "new_game_action", "player_of", "races", "rules_from"]
+           "Entry", "FarmReplay", "Recorded", "FunFarmJournal", "FunFarmSession", "Take", "Verdict", "apply",
+           "first_buzz", "game_record", "new_game_action", "player_of", "races", "rules_from", "rules_of_game"]
