@@ -9,7 +9,10 @@ STOPPING) are here, once. :func:`serve` is the life of ``farmbox run`` for any g
 Transient faults never stop the box: a journal write that fails (disk full, I/O error)
 leaves the game where it was (the session applies an action only after its record is on
 disk), shows "not saved" on the OLED, sounds the error alert and retries the same event with
-backoff; the events that come meanwhile are dropped (the table sees the notice). A display
+backoff. What the camera sees meanwhile happened at the table: it waits, in order, and is
+taken once the write is done (up to :attr:`Box.WAITING_MAX` events; past that the newest are
+dropped, counted and logged). A button pushed meanwhile answered a screen that said "not
+saved" and is dropped (:meth:`Box.waits`; Fun Farm's buzzers wait too). A display
 that fails is the display's own business (:class:`farmbox.hw.display.Display` retries it);
 the LEDs and buzzer go on signalling.
 """
@@ -58,6 +61,8 @@ class Box(Generic[G]):
     #: A failed journal write is retried after this long (s), doubling up to RETRY_MAX.
     RETRY_FIRST = 0.25
     RETRY_MAX = 5.0
+    #: At most this many events wait while a journal write is retried (a few rounds of play).
+    WAITING_MAX = 64
     #: The language of the box's own screens (a game sets its own).
     language = "en"
 
@@ -87,7 +92,10 @@ class Box(Generic[G]):
         self._held_error: JournalWriteError | None = None
         self._retry_at = 0.0
         self._retry_wait = self.RETRY_FIRST
-        #: Journal writes that failed, and events dropped while one was retried.
+        #: Events that came while a journal write was retried, taken in order after it.
+        self._waiting: collections.deque[Any] = collections.deque()
+        #: Journal writes that failed, and events dropped while one was retried (the
+        #: waiting line was full).
         self.write_failures = 0
         self.dropped_while_held = 0
 
@@ -174,10 +182,10 @@ class Box(Generic[G]):
     def step(self, timeout: float = 0.05) -> bool:
         """Handle at most one event (waiting up to ``timeout`` s); True if one was handled.
         While a journal write is being retried, the held event is retried when due and
-        what comes meanwhile is dropped."""
+        what comes meanwhile waits its turn."""
         if self._held is not None:
             return self._retry_held(timeout)
-        item = self.next_event(timeout)
+        item = self._waiting.popleft() if self._waiting else self.next_event(timeout)
         now = self.clock()
         if item is not None:
             self.take(item, now)
@@ -186,6 +194,13 @@ class Box(Generic[G]):
         self.refresh(pressed)
         self.systemd.ping(now)
         return item is not None
+
+    def waits(self, item: Any) -> bool:
+        """Whether ``item``, come while a journal write is being retried, waits its turn
+        (True) or is dropped. An observation (a roll, cards, a web command) happened at the
+        table whatever the screen said and waits; a button event (it has a ``name`` and a
+        ``kind``) answered the "not saved" screen and is dropped: it is pushed again."""
+        return not (hasattr(item, "name") and hasattr(item, "kind"))
 
     def take(self, item: Any, now: float | None = None) -> bool:
         """:meth:`handle` one event; an illegal action (ValueError) is refused with the
@@ -240,10 +255,12 @@ class Box(Generic[G]):
         """One step while a journal write is failing: the notice, the retry when due."""
         now = self.clock()
         if now < self._retry_at:
-            dropped = self.next_event(min(timeout, self._retry_at - now))
-            if dropped is not None:
+            came = self.next_event(min(timeout, self._retry_at - now))
+            if came is not None and self.waits(came) and len(self._waiting) < self.WAITING_MAX:
+                self._waiting.append(came)
+            elif came is not None:
                 self.dropped_while_held += 1
-                log.warning("not saved yet: dropped %r", dropped)
+                log.warning("not saved yet: dropped %r", came)
             now = self.clock()
         handled = False
         if now >= self._retry_at:

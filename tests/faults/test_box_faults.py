@@ -16,10 +16,12 @@ from PIL import Image, ImageDraw
 from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.box.observations import Press
+from farmbox.firmware.box.observations import Press, RollSeen
+from farmbox.firmware.games.funfarm.session import FunFarmJournal
 from farmbox.firmware.games.superfarmer.box import Service
 from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.games.superfarmer.render import render
+from farmbox.firmware.rules.superfarmer.dice import Face
 from farmbox.hw import open_hardware
 from farmbox.hw.config import DisplayConfig
 from farmbox.hw.display import RETRY_FIRST, FakeSerial, open_display
@@ -123,6 +125,10 @@ def test_the_game_goes_on_and_the_leds_signal_while_the_oled_is_away(tmp_path, p
         hw.close()
 
 
+#: What the camera reads while the journal is full (no predator).
+ROLL = (Face.RABBIT, Face.SHEEP)
+
+
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 256 KiB tmpfs (root only): a journal folder that really fills up."""
@@ -155,8 +161,10 @@ def test_a_full_disk_is_shown_the_ack_withheld_and_the_write_retried(tiny_disk, 
                     fh.write(b"\0" * 512)
             except OSError as exc:
                 assert exc.errno == errno.ENOSPC
+        presses = 0
         for _ in range(200):                     # play on until a record finds no room
             before, seq, acked = session.state, service.journal.seq, list(acks)
+            presses += 1
             service.inbox.put(Press("ok"))
             service.drain()
             if service.saving:
@@ -167,17 +175,91 @@ def test_a_full_disk_is_shown_the_ack_withheld_and_the_write_retried(tiny_disk, 
         assert shown is not None and shown.tobytes() == notices.journal_not_saved(
             translator("en"), True, seq).tobytes()
         clock.now += 0.1
-        service.step(timeout=0)                  # too early: still waiting
-        assert service.saving and acks == acked
+        # The table plays on past the notice: a push (it answers the "not saved" screen:
+        # dropped) and a roll the camera saw (it happened: it waits its turn).
+        meanwhile = [Press("ok"), RollSeen(None, 0, "motion"), RollSeen(ROLL, 0.99), Press("ok")]
+        for event in meanwhile:
+            service.inbox.put(event)
+            service.step(timeout=0)              # too early: still waiting
+        assert service.saving and acks == acked and service.inbox.empty()
         filler.unlink()                          # room again
         clock.now += 10
         service.step(timeout=0)
         assert not service.saving and acks == [*acked, seq + 1] and session.state != before
+        service.drain()                          # what the camera saw meanwhile, once
+        assert service.dropped_while_held == 2 and acks == [*acked, seq + 1, seq + 2]
+        assert service.journal.seq == seq + 2 and sum(session.state.turns) > sum(before.turns)
+        seq = service.journal.seq
     finally:
         service.close()
         hw.close()
     journal = SuperFarmerJournal(tiny_disk)
     replay = journal.open()
     journal.close()
-    assert replay.dropped == 0 and replay.seq == seq + 1 and replay.timeline is not None
+    assert replay.dropped == 0 and replay.seq == seq and replay.timeline is not None
     assert replay.timeline.state == session.state  # on disk once, as the table saw it
+    # the very game a box with room to spare makes of the same presses
+    healthy = load_config().with_overrides(
+        hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+        journal={"dir": str(tiny_disk.parent / "healthy")})
+    hw = open_hardware(healthy)
+    reference = Service(healthy, hardware=hw, clock=Clock())
+    table = reference.start()
+    try:
+        for event in [Press("ok")] * presses + meanwhile[1:3]:
+            reference.inbox.put(event)
+            reference.drain()
+        assert table.state == session.state and reference.journal.seq == seq
+    finally:
+        reference.close()
+        hw.close()
+
+
+def test_fun_farm_buzzes_while_the_disk_is_full_wait_their_turn(tiny_disk):
+    """Fun Farm on a journal that fills up as a card is turned: the roll the camera sees and
+    the buzz that races for it wait until the card's record is written, then settle the race
+    as it was run (the buzz keeps its GPIO time); nothing is dropped."""
+    from tests.funfarm_box.conftest import Clock, open_table
+
+    clock = Clock()
+    with simulated_pins():
+        t = open_table(tiny_disk, 3, clock=clock)
+        try:
+            session = t.session
+            filler = tiny_disk / "filler"
+            with open(filler, "wb", buffering=0) as fh:
+                try:
+                    while True:
+                        fh.write(b"\0" * 512)
+                except OSError as exc:
+                    assert exc.errno == errno.ENOSPC
+            for _ in range(20):  # turn cards, roll, until a record finds no room
+                index = session.state.draw_pile[0]
+                card = session.rules.deck.cards[index]
+                t.turn(card.id)
+                if t.referee.saving:               # the draw is held: the camera reads
+                    t.roll(card.black, card.white)  # the colours meanwhile
+                    break
+                t.roll(card.black, card.white)
+                if t.referee.saving:               # the roll is held
+                    break
+            assert t.referee.saving
+            seq = t.referee.journal.seq
+            t.inject_same_ms(1)                    # player 2 buzzes for the card
+            for _ in range(4):
+                t.referee.step(timeout=0)          # too early for the retry: they wait
+            assert t.referee.saving and t.referee.journal.seq == seq
+            assert index not in session.state.piles[1]
+            filler.unlink()
+            clock.now += 10
+            t.settle()
+            assert not t.referee.saving and t.referee.dropped_while_held == 0
+            assert index in session.state.piles[1]  # player 2 caught it
+        finally:
+            t.referee.close()
+            t.hw.close()
+    journal = FunFarmJournal(tiny_disk)
+    replay = journal.open()
+    journal.close()
+    assert [a["action"] for a in replay.actions[-2:]] == ["roll", "buzz"]
+    assert replay.dropped == 0 and replay.state == session.state

@@ -149,6 +149,13 @@ class Referee(Box[FunFarmSession]):
             return self._pending.popleft()
         return super().next_event(timeout)
 
+    def waits(self, item: Any) -> bool:
+        """While a journal write is retried, a buzz waits too: it is a race at the table
+        (its push time was taken in the GPIO callback), not an answer to the screen."""
+        if getattr(item, "kind", None) == "down" and player_of(getattr(item, "name", "")) is not None:
+            return True
+        return super().waits(item)
+
     def handle(self, item: Any, now: float) -> None:
         """One observation, or one button event (a buzz race as a whole)."""
         if isinstance(item, CardsSeen):
