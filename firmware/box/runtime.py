@@ -324,13 +324,17 @@ class Box(Generic[G]):
                                          getattr(getattr(self, "journal", None), "seq", 0))
 
 
-def serve(box: Box, stop: threading.Event | None = None) -> int:
-    """The life of ``farmbox run``: start ``box`` (journal replayed, READY), loop until
+def serve(box: Box, stop: threading.Event | None = None,
+          started: Callable[[], object] | None = None) -> int:
+    """The life of ``farmbox run``: start ``box`` (journal replayed, READY), call
+    ``started`` (what follows the box: the table view, the league), loop until
     SIGTERM/SIGINT (or ``stop``), close it; the exit status."""
     if stop is not None:
         box._stop = stop
     try:
         box.start()
+        if started is not None:
+            started()
         return box.run()
     finally:
         box.close()

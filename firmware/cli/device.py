@@ -60,9 +60,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     setup_logging()
     config = load_config(find_config_path(args.config))  # ConfigError -> exit 2, one line
     box = registry.mode(config.game.mode).open_box(config)
-    followers = follow_box(box, config)  # the table view and the league beside the box
-    try:
-        return serve(box)
+    followers: list[Any] = []
+    try:  # the table view and the league follow the box once its journal is replayed
+        return serve(box, started=lambda: followers.extend(follow_box(box, config)))
     finally:
         for follower in reversed(followers):
             follower.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 
 import pytest
 
@@ -57,6 +58,10 @@ def test_a_failing_disk_at_start_is_waited_out_never_bad_input(tmp_path):
 @pytest.mark.parametrize("make", ["symlink", "directory", "fifo"])
 def test_the_journal_never_replaces_a_symlink_a_directory_or_a_device(tmp_path, make):
     config = write_config(tmp_path)
+    with socket.socket() as free:  # the table view on: it starts only once the journal is open
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    config.write_text(config.read_text().replace("port = 0", f'port = {port}\nbind = "127.0.0.1"'))
     journal = tmp_path / "journal"
     journal.mkdir()
     target = journal / "superfarmer.jsonl"
