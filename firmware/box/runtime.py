@@ -27,9 +27,11 @@ from typing import Any, Generic, TypeVar
 
 from farmbox.firmware.box.camera import CameraWatcher, Reader
 from farmbox.firmware.box.drawing import notices
-from farmbox.firmware.box.events import EventStream
+from farmbox.firmware.box.events import Event, EventStream
 from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.journal import JournalWriteError
+from farmbox.firmware.box.names import clean_names, load_names, save_names
+from farmbox.firmware.box.observations import Remote
 from farmbox.firmware.box.systemd import Notifier, SystemdLink, stop_on_sigterm
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.hw import Hardware, open_hardware
@@ -90,6 +92,10 @@ class Box(Generic[G]):
         #: Journal writes that failed, and events dropped while one was retried.
         self.write_failures = 0
         self.dropped_while_held = 0
+        #: The players' names (names.json beside the journal; the OLED and the league use them).
+        self.names: tuple[str, ...] = ()
+        #: The table view's address once it is served (the OLED's table-view screen shows it).
+        self.table_url: str | None = None
 
     # -- the game's part --------------------------------------------------------
     def begin(self) -> None:
@@ -130,7 +136,11 @@ class Box(Generic[G]):
         returns what the game says it is (its session)."""
         stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
         self.open()
+        folder = self.names_dir
+        self.names = () if folder is None else load_names(folder)
         self.begin()
+        if self.names:
+            self.events.publish(Event("names", 0, {"names": list(self.names)}))
         self.refresh()
         if self.USES_CAMERA and self.hw.camera is not None:
             self._camera = CameraWatcher(self.hw.camera, self.watcher, self.inbox.put,
@@ -142,6 +152,25 @@ class Box(Generic[G]):
     def game(self) -> G:
         """The game's session (what :meth:`start` returns)."""
         raise NotImplementedError
+
+    @property
+    def names_dir(self) -> Any:
+        """Where names.json is kept: beside the game's journal (None: names are not kept)."""
+        journal = getattr(self, "journal", None)
+        return getattr(journal, "dir", None)
+
+    def set_names(self, names: Any) -> None:
+        """The players' names from the table view: kept in names.json, shown on the OLED,
+        told to every follower (the league); ValueError (refused) for bad names."""
+        tidy = clean_names(names)
+        folder = self.names_dir
+        if folder is not None:
+            try:
+                save_names(folder, tidy)
+            except OSError as exc:
+                raise ValueError(f"names not saved: {exc.strerror or exc}") from None
+        self.names = tidy
+        self.events.publish(Event("names", 0, {"names": list(tidy)}))
 
     def stop(self) -> None:
         self._stop.set()
@@ -192,7 +221,10 @@ class Box(Generic[G]):
         game's :meth:`refused`, never a crash. False when it was refused."""
         when = self.clock() if now is None else now
         try:
-            self.handle(item, when)
+            if isinstance(item, Remote) and item.name == "names":
+                self.set_names(item.args.get("names"))
+            else:
+                self.handle(item, when)
         except (RulesError, ValueError) as exc:  # illegal at the table: refuse, go on
             log.warning("refused: %s", exc)
             self.refused(str(exc))

@@ -41,7 +41,6 @@ class Table:
         self.box.start()
         self.journal_file = Path(config.journal.dir) / "superfarmer.jsonl"
         self.server = TableServer(self.box, "superfarmer", port=0, bind="127.0.0.1", pin=PIN,
-                                  names_file=Path(config.journal.dir) / "names.json",
                                   clock=clock).start()
         self._loop = threading.Thread(target=self.box.run, name="box-loop")
         self._loop.start()
