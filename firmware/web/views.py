@@ -12,6 +12,7 @@ from typing import Any
 from farmbox.firmware.box.events import Event
 from farmbox.firmware.games.cardgame.session import TableState
 from farmbox.firmware.games.superfarmer.advice import advised
+from farmbox.firmware.rules.funfarm import FarmState
 from farmbox.firmware.rules.superfarmer import EventKind
 from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer.herd import Animal
@@ -108,7 +109,7 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
     unsure = None
     if phase == "confirm" and seen is not None and seen.faces is not None:
         unsure = {"faces": [f.value for f in seen.faces], "confidence": round(seen.confidence, 3),
-                  "reason": seen.reason, "dice": _read(seen, seq, "unsure")["dice"]}
+                  "reason": seen.reason, "dice": (_read(seen, seq, "unsure") or {}).get("dice", [])}
     figures = odds(state.farm, state.stock, state.rules).as_dict()
     tip = None if state.over else advised(state)
     predators = [{"animal": PREDATORS[e.kind], "lost": e.animal.key if e.animal else None,
@@ -167,19 +168,30 @@ def cardgame(box: Any, memory: Memory) -> dict[str, Any]:
 
 
 def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
-    """Fun Farm as its box last published it (the state of its last action)."""
-    event = memory.event
-    if event is None:
+    """Fun Farm: the circle of cards and the activated ones, each race of the round (who
+    took what, how fast, by how many ms), the scores."""
+    session = getattr(box, "session", None)
+    if session is None or memory.event is None:
         return {"game": "funfarm", "starting": True}
-    state: Any = event.data.get("state")
-    session = box.session
-    takes = [{"players": list(t.players), "cards": [session.rules.deck.cards[c].id for c in t.cards],
-              "reaction_ms": t.reaction_ms, "lead_ms": t.lead_ms} for t in session.takes]
-    return {"game": "funfarm", "seq": event.seq, "action": event.data.get("action"),
-            "state": state.to_dict() if hasattr(state, "to_dict") else state,
-            "players": session.players, "takes": takes, "can_undo": session.can_undo,
-            "race_open": session.state.phase.value == "catch" and bool(session.state.uncaught),
-            "contenders": list(session.state.contenders)}
+    rules = session.rules
+    seq, state = _state_of(memory, lambda d: FarmState.from_dict(d, rules), session.state)
+    cards = rules.deck.cards
+
+    def ids(indices: Any) -> list[str]:
+        return [cards[i].id for i in indices]
+
+    takes = [{"players": list(t.players), "cards": ids(t.cards), "reaction_ms": t.reaction_ms,
+              "lead_ms": t.lead_ms} for t in session.takes]
+    return {
+        "game": "funfarm", "seq": seq, "players": state.players, "round": state.round,
+        "phase": state.phase.value, "roll": str(state.roll) if state.roll else None,
+        "circle": ids(state.circle), "activated": ids(state.activated),
+        "uncaught": ids(state.uncaught), "scores": list(state.totals),
+        "farmer": state.farmer, "over": state.over, "winner": state.winner,
+        "contenders": list(state.contenders), "takes": takes, "can_undo": session.can_undo,
+        "race_open": state.phase.value == "catch" and bool(state.uncaught),
+        "cards_left": len(state.draw_pile),
+    }
 
 
 VIEWS: dict[str, Callable[[Any, Memory], dict[str, Any]]] = {

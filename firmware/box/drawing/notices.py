@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import segno
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit
@@ -82,13 +82,12 @@ def qr_code(text: str) -> tuple[Image.Image, int]:
         raise ValueError(f"{text!r} is too long for a QR code on the screen")
     image = Image.new("1", (side, side), 1)
     offset = (side - n * scale) // 2
-    px = image.load()
+    draw = ImageDraw.Draw(image)
     for y, row in enumerate(matrix):
         for x, dark in enumerate(row):
             if dark:
-                for dy in range(scale):
-                    for dx in range(scale):
-                        px[offset + x * scale + dx, offset + y * scale + dy] = 0
+                left, top = offset + x * scale, offset + y * scale
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
     return image, scale
 
 
