@@ -10,8 +10,9 @@ import urllib.request
 from farmbox.firmware.games.funfarm.session import FunFarmJournal
 from farmbox.firmware.rules.funfarm import Phase
 from farmbox.firmware.web.server import TableServer
+from farmbox.hw.pins import simulated_pins
 from tests.box_service import wait_for
-from tests.funfarm_box.conftest import activating, open_table, pins  # noqa: F401 (a fixture)
+from tests.funfarm_box.conftest import activating, open_table
 
 from .test_server import post
 
@@ -27,7 +28,12 @@ def journal(folder) -> list[dict]:
     return [json.loads(line)["action"] for line in (folder / "funfarm.jsonl").read_text().splitlines()]
 
 
-def test_award_undo_and_new_game_from_the_page(tmp_path, pins):
+def test_award_undo_and_new_game_from_the_page(tmp_path):
+    with simulated_pins():
+        award_undo_and_new_game(tmp_path)
+
+
+def award_undo_and_new_game(tmp_path) -> None:
     t = open_table(tmp_path / "journal", 3)
     server = TableServer(t.referee, "funfarm", port=0, bind="127.0.0.1", pin=PIN).start()
     try:
