@@ -3,9 +3,9 @@ progress, the table view's address (with a QR code to scan)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
-import segno
 from PIL import Image, ImageDraw
 
 from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint
@@ -69,10 +69,14 @@ QR_MODULE = 2
 QR_QUIET = 2
 
 
+@lru_cache(maxsize=4)
 def qr_code(text: str) -> tuple[Image.Image, int]:
     """``text`` as a QR code, dark modules on a lit square of the OLED's height, and the
     pixels per module: :data:`QR_MODULE` when the code fits (a short URL does, version 2),
-    else 1 (still one pixel per module, never blurred)."""
+    else 1 (still one pixel per module, never blurred). Made once per text (the screen is
+    redrawn on every button press): the image is shared, never to be drawn on."""
+    import segno  # only a box that serves its table view draws a QR code
+
     code = segno.make_qr(text, error="L", boost_error=True)
     matrix = code.matrix
     n = len(matrix)
