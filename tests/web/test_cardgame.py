@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import urllib.request
 
+from PIL import ImageChops
+
 from farmbox.firmware.box.config import load_config
 from farmbox.firmware.box.observations import Press
 from farmbox.firmware.games.cardgame.box import open_box
+from farmbox.firmware.games.cardgame.screens import render
 from farmbox.firmware.games.cardgame.session import CardgameJournal
 from farmbox.firmware.web.server import TableServer
 from farmbox.hw.pins import simulated_pins
@@ -119,6 +122,13 @@ def test_the_card_game_box_takes_names_from_the_page(tmp_path):
             assert box.names == ("Ala", "Bolek", "Cyryl")
             assert json.loads((tmp_path / "names.json").read_text())["names"][2] == "Cyryl"
             assert wait_for(lambda: view(server.url)["names"] == ["Ala", "Bolek", "Cyryl"])
+            # The OLED asks for farmer 1's numbers by name.
+            box.refresh()
+            named = render(box.keeper, "en", ("Ala", "Bolek", "Cyryl"))
+            assert ImageChops.difference(box.hw.display.last_image.convert("L"),
+                                         named.convert("L")).getbbox() is None
+            assert ImageChops.difference(render(box.keeper).convert("L"),
+                                         named.convert("L")).getbbox() is not None
         finally:
             server.stop()
             box.close()

@@ -107,7 +107,7 @@ class CardgameBox(Box[Scorekeeper]):
 
     def frame(self) -> Any:
         assert self.keeper is not None
-        return render(self.keeper, self.language)
+        return render(self.keeper, self.language, self.names)
 
     def end(self) -> None:
         self.journal.close()
