@@ -175,6 +175,7 @@ def test_card_game_score_corrected_from_the_page(tmp_path, browser):
             while not (box.keeper.state is not None and box.keeper.state.results):
                 box.take(Press("ok"))  # round 1 entered with the defaults and scored
             before = box.keeper.state.results[0]
+            browser.set_window_size(390, 844)
             browser.get(server.url)
             wait_seq(browser, box.journal.seq)
             assert browser.find_element(By.ID, "send-correct").is_displayed()
@@ -191,6 +192,7 @@ def test_card_game_score_corrected_from_the_page(tmp_path, browser):
             WebDriverWait(browser, WAIT).until(lambda d: texts(d, ".round .points")[1].startswith(
                 f"{before.points[1] + 5} "))
             assert texts(browser, ".farm .value")[1] == f"{before.totals[1] + 5} points"
+            screenshot(browser, "cardgame-phone")
         finally:
             server.stop()
             box.close()
@@ -210,6 +212,7 @@ def test_fun_farm_race_awarded_from_the_page(tmp_path, browser):
             t.turn(rules.deck.cards[card].id)
             roll = activating(rules, card)
             t.roll(roll.black, roll.white)
+            browser.set_window_size(390, 844)
             browser.get(server.url)
             wait_seq(browser, t.referee.journal.seq)
             assert attributes(browser, ".card.activated", "data-card") == [rules.deck.cards[card].id]
@@ -221,9 +224,10 @@ def test_fun_farm_race_awarded_from_the_page(tmp_path, browser):
             assert answer(browser) == "202"
             assert wait_until(t.referee, lambda: card in t.session.state.piles[2])
             WebDriverWait(browser, WAIT).until(lambda d: texts(d, ".farm .value") ==
-                                               ["0 cards", "0 cards", "1 cards"])
+                                               ["0 cards", "0 cards", "1 card"])
             WebDriverWait(browser, WAIT).until(lambda d: texts(d, "#takes li"))
             assert texts(browser, "#takes li") == [f"Farmer 3 took {rules.deck.cards[card].id} (awarded)"]
+            screenshot(browser, "funfarm-phone")
             browser.find_element(By.ID, "undo").click()
             assert answer(browser) == "202"
             assert wait_until(t.referee, lambda: card not in t.session.state.piles[2])
@@ -245,3 +249,11 @@ def wait_until(box, test, seconds: float = WAIT) -> bool:
             return False
         box.step(timeout=0.02)
     return True
+
+
+def screenshot(driver, name: str) -> None:
+    """The page as it is, to $FARMBOX_SCREENSHOTS/NAME.png (docs/web), when that is set."""
+    out = os.environ.get("FARMBOX_SCREENSHOTS")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(out) / f"{name}.png"))

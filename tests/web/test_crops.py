@@ -23,6 +23,7 @@ from farmbox.vision.dice import enroll_folder
 from farmbox.vision.render.dice import render_background, render_scene, write_samples
 from tests.box_service import wait_for
 
+from .test_browser import screenshot
 from .test_server import get
 
 PIN = "2468"
@@ -96,6 +97,7 @@ def test_the_page_shows_each_die_as_the_camera_saw_it(tmp_path, dice_model, brow
                              ["red", "fox", CROP_SIZE, f"fox \u00b7 {pct}"]]
             assert "read by the camera" in browser.execute_script(
                 "return document.getElementById('roll-source').textContent")
+            screenshot(browser, "table-crops")
         finally:
             if server is not None:
                 server.stop()

@@ -125,13 +125,14 @@ function funfarm(v) {
   document.getElementById("turn").textContent = state + ` \u00b7 record ${v.seq}`;
   document.getElementById("alert").hidden = true;
   fill("farms", ...v.scores.map((s, i) => el("article", {class: "farm" + (i === v.farmer ? " current" : ""), "data-farm": i},
-    el("h2", {}, el("span", {class: "farm-name"}, name(i)), el("span", {class: "value"}, s + " cards")))));
+    el("h2", {}, el("span", {class: "farm-name"}, name(i)), el("span", {class: "value"}, s + (s === 1 ? " card" : " cards"))))));
   const card = (id) => el("span", {class: "card" + (v.activated.includes(id) ? " activated" : "") + (v.uncaught.includes(id) ? " uncaught" : ""), "data-card": id}, id);
   const races = v.takes.map((t, n) => el("li", {class: "take"},
     `${t.players.map(name).join(" + ")} took ${t.cards.join(", ")}` +
     (t.reaction_ms !== null ? ` in ${t.reaction_ms} ms` : " (awarded)") +
     (t.lead_ms !== null ? `, ${t.lead_ms} ms ahead` : "")));
-  fill("board", el("h2", {}, "The circle"), el("div", {class: "circle"}, ...v.circle.map(card)),
+  fill("board", el("h2", {}, "The circle"),
+    v.circle.length ? el("div", {class: "circle"}, ...v.circle.map(card)) : el("p", {}, "no card face up"),
     el("p", {}, `${v.cards_left} cards to turn`),
     el("h2", {}, "This round's races"), races.length ? el("ol", {id: "takes"}, ...races) : el("p", {}, "no race won yet"));
   choices("award-player", v.contenders.map(i => [i, name(i)]));
