@@ -281,8 +281,10 @@ class Session:
         self.armed = False
         if obs.confidence >= CONFIDENT:
             self.notice = None
-            seen = self.seen if self.phase is Phase.CONFIRM and self.seen is not None else obs
-            self.settle(Roll(*obs.faces), obs.source, seen if seen.crops else obs)
+            # A confirmation (from the page) has no pictures: the unsure read's are the roll's.
+            unsure = self.seen if self.phase is Phase.CONFIRM else None
+            self.settle(Roll(*obs.faces), obs.source,
+                        unsure if unsure is not None and not obs.crops else obs)
         else:
             self.seen = obs
             self.phase = Phase.CONFIRM
