@@ -68,3 +68,44 @@ def test_the_box_shows_its_table_view_url_as_a_qr_code_on_the_oled(table):
     finally:
         server.stop()
     assert table.box.table_url is None
+
+
+def test_fun_farm_and_the_card_game_show_it_too(tmp_path):
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.games.cardgame.box import open_box
+    from farmbox.hw.pins import simulated_pins
+    from tests.funfarm_box.conftest import open_table
+
+    with simulated_pins():
+        t = open_table(tmp_path / "funfarm", 3)
+        server = TableServer(t.referee, "funfarm", port=0, bind="127.0.0.1").start()
+        try:
+            t.button("prev")  # between rounds, no entry open: the address
+            assert t.session.showing_url
+            assert decoded(t.hw.display.last_image) == server.lan_url
+            t.button("farmer")  # any button: back (the press does nothing else)
+            assert not t.session.showing_url and t.session.entry is None
+        finally:
+            server.stop()
+            t.referee.close()
+            t.hw.close()
+
+    with simulated_pins():
+        config = load_config().with_overrides(journal={"dir": str(tmp_path / "cardgame")},
+                                              game={"mode": "cardgame", "players": 2})
+        box = open_box(config)
+        keeper = box.start()
+        server = TableServer(box, "cardgame", port=0, bind="127.0.0.1").start()
+        try:
+            while not (keeper.state is not None and keeper.state.results):
+                box.take(Press("ok"))  # round 1 entered with the defaults and scored
+            assert keeper.phase.value == "scoreboard"
+            box.inbox.put(Press("prev"))
+            box.drain()
+            assert decoded(box.hw.display.last_image) == server.lan_url
+            box.inbox.put(Press("ok"))  # back to the scoreboard, nothing else
+            box.drain()
+            assert not keeper.showing_url and keeper.phase.value == "scoreboard"
+        finally:
+            server.stop()
+            box.close()

@@ -15,7 +15,9 @@ from typing import Any
 
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.config import Config
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.events import Event
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.observations import Remote
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
@@ -107,6 +109,8 @@ class CardgameBox(Box[Scorekeeper]):
 
     def frame(self) -> Any:
         assert self.keeper is not None
+        if self.keeper.showing_url:
+            return notices.table_view(translator(self.language), self.table_url)
         return render(self.keeper, self.language, self.names)
 
     def end(self) -> None:

@@ -548,6 +548,8 @@ class Scorekeeper:
         self.alerts: list[str] = []
         self._board = False
         self._new_game = False
+        #: The table view's address is on the screen (``prev`` on the scoreboard; any press: back).
+        self.showing_url = False
         self._tally: tuple[TableState, Tally] | None = None
         self._entry: tuple[TableState, Entry] | None = None
         self._sync()
@@ -614,6 +616,9 @@ class Scorekeeper:
     # -- buttons -----------------------------------------------------------------
     def press(self, button: str) -> None:
         """A short press of prev, next, ok or back."""
+        if self.showing_url:
+            self.showing_url = False
+            return
         getattr(self, f"_on_{self.phase.value}")(button)
 
     def hold(self, button: str) -> None:
@@ -725,7 +730,9 @@ class Scorekeeper:
 
     def _on_scoreboard(self, b: str) -> None:
         assert self.state is not None
-        if b == "ok" or b == "next" or self.state.over:
+        if b == "prev":
+            self.showing_url = True  # the table view's address and QR code
+        elif b == "ok" or b == "next" or self.state.over:
             self._board = False
             self._sync()
 

@@ -21,7 +21,9 @@ from typing import Any
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.camera import Reader, StillTable
 from farmbox.firmware.box.config import Config, ConfigError
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.events import Event
+from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen, Remote
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
@@ -220,6 +222,8 @@ class Referee(Box[FunFarmSession]):
         return self.session.take_alerts()
 
     def frame(self) -> Any:
+        if self.session.showing_url:
+            return notices.table_view(translator(self.language), self.table_url)
         return self.render(self.session)
 
     def end(self) -> None:
@@ -268,6 +272,7 @@ def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = N
                       rng=random.Random(), notifier=notifier, reader=reader,
                       race_time=config.funfarm.race_time, deck=config.funfarm.deck or None)
     referee._own_hw = hardware is None
+    referee.language = language
     log.info("Fun Farm for %d players, record %d", referee.session.state.players,
              referee.journal.seq)
     return referee

@@ -328,6 +328,8 @@ class FunFarmSession:
         self.white = 0
         self.guess: DiceSeen | None = None
         self.notice: Notice | None = None
+        #: The table view's address is on the screen (``prev`` outside entry; any press: back).
+        self.showing_url = False
         #: Dice readings count only after the dice were seen moving since the last card.
         self.armed = False
         self.rolled_ns: int | None = None
@@ -547,6 +549,9 @@ class FunFarmSession:
             return
         if self.entry is not None:
             self._on_entry({"farmer": "next"}.get(button, button), t_ns)
+            return
+        if self.showing_url or button == "prev":
+            self.showing_url = not self.showing_url
             return
         if button != "farmer":
             return
