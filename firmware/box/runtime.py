@@ -220,6 +220,7 @@ class Box(Generic[G]):
         """:meth:`handle` one event; an illegal action (ValueError) is refused with the
         game's :meth:`refused`, never a crash. False when it was refused."""
         when = self.clock() if now is None else now
+        published = self.events.published
         try:
             if isinstance(item, Remote) and item.name == "names":
                 self.set_names(item.args.get("names"))
@@ -241,6 +242,11 @@ class Box(Generic[G]):
         if self._held_error is not None:
             log.warning("journal writes again after %d failed attempt(s)", self.write_failures)
             self._held_error, self._retry_wait = None, self.RETRY_FIRST
+        if self.events.published != published:
+            # The game published inside its journal commit, before its session took the
+            # new state in whole: followers that read the session (who rolled, what the
+            # camera saw) look again now.
+            self.events.publish(Event("settled", getattr(getattr(self, "journal", None), "seq", 0)))
         return True
 
     def retry_write(self, write: Callable[[], T]) -> T:

@@ -93,7 +93,7 @@ def test_pin_correction_changes_the_game_and_the_journal(table, browser):
     assert table.box.session.state.farms[0].as_dict()["sheep"] == 1
     WebDriverWait(browser, WAIT).until(lambda d: farm_values(d)[0] == 6)
     # The page says where the roll came from: entered on the web, not read by the camera.
-    assert attributes(browser, "#roll-source", "data-source") == ["web"]
+    WebDriverWait(browser, WAIT).until(lambda d: attributes(d, "#roll-source", "data-source") == ["web"])
     assert "entered on the web" in texts(browser, "#roll-source")[0]
     # Undo from the page: the journal records it and the page follows.
     browser.find_element(By.ID, "undo").click()

@@ -65,6 +65,7 @@ def test_the_page_shows_each_die_as_the_camera_saw_it(tmp_path, dice_model, brow
                 assert time.monotonic() < end, "the camera roll was never settled"
                 service.step(timeout=0.05)
             assert wait_for(lambda: view(server.url)["seq"] == 2)
+            assert wait_for(lambda: (view(server.url)["last_roll"] or {}).get("read") is not None)
             roll = view(server.url)["last_roll"]
             assert roll["faces"] == ["sheep", "fox"] and roll["source"] == "camera"
             read = roll["read"]

@@ -60,9 +60,9 @@ def award_undo_and_new_game(tmp_path) -> None:
         assert journal(t.journal_dir)[-1]["source"] == "web"
         assert card in t.session.state.piles[1]
         assert wait_for(lambda: view(server.url)["scores"][1] == 1)
-        takes = view(server.url)["takes"]
-        assert takes == [{"players": [1], "cards": [rules.deck.cards[card].id],
-                          "reaction_ms": None, "lead_ms": None}]
+        awarded = [{"players": [1], "cards": [rules.deck.cards[card].id], "reaction_ms": None,
+                    "lead_ms": None}]
+        assert wait_for(lambda: view(server.url)["takes"] == awarded)
 
         # It was player 3's after all: undo, then award again.
         assert post(server.url, {"pin": PIN, "command": "undo"})[0] == 202

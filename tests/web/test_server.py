@@ -167,3 +167,33 @@ def test_a_roll_entered_on_the_page_is_journaled_as_from_the_web(table):
     assert post(table.url, {"pin": PIN, "command": "confirm"})[0] == 202
     assert wait_for(lambda: table.box.journal.seq == 5)
     assert table.records()[-1]["action"]["source"] == "camera"
+
+
+def test_the_box_says_settled_once_its_session_took_the_action_in(tmp_path):
+    """The box publishes an action inside its journal commit, before its session has taken
+    it in whole (who rolled, from where, what the camera saw); the "settled" event after the
+    step is when a follower that reads the session sees all of it."""
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.box.observations import Remote
+    from farmbox.firmware.games.superfarmer.box import Service
+    from farmbox.hw import open_hardware
+    from farmbox.hw.pins import simulated_pins
+
+    with simulated_pins():
+        config = load_config().with_overrides(
+            hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+            journal={"dir": str(tmp_path)})
+        hw = open_hardware(config)
+        box = Service(config, hardware=hw)
+        try:
+            session = box.start()
+            seen: list[tuple[str, int, str | None]] = []
+            box.events.subscribe(lambda e: seen.append((e.kind, e.seq, session.rolled_from)))
+            assert box.take(Remote("roll", {"green": "sheep", "red": "rabbit"}))
+            assert seen == [("action", 2, None), ("settled", 2, "web")]
+            seen.clear()
+            assert not box.take(Remote("roll", {"green": "sheep", "red": "wolf"}))  # refused
+            assert seen == []
+        finally:
+            box.close()
+            hw.close()
