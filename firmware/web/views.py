@@ -171,7 +171,7 @@ def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
     """Fun Farm: the circle of cards and the activated ones, each race of the round (who
     took what, how fast, by how many ms), the scores."""
     session = getattr(box, "session", None)
-    if session is None or memory.event is None:
+    if session is None:
         return {"game": "funfarm", "starting": True}
     rules = session.rules
     seq, state = _state_of(memory, lambda d: FarmState.from_dict(d, rules), session.state)

@@ -103,3 +103,22 @@ def award_undo_and_new_game(tmp_path) -> None:
         server.stop()
         t.referee.close()
         t.hw.close()
+
+
+def test_a_resumed_game_is_shown_before_its_next_action(tmp_path):
+    with simulated_pins():
+        t = open_table(tmp_path / "journal", 3)
+        rules = t.session.rules
+        t.turn(rules.deck.cards[t.session.state.draw_pile[0]].id)
+        t.referee.close()
+        t.hw.close()
+        t = open_table(tmp_path / "journal", 3)  # the journal replayed; nothing new yet
+        server = TableServer(t.referee, "funfarm", port=0, bind="127.0.0.1").start()
+        try:
+            v = view(server.url)
+            assert not v.get("starting") and v["seq"] == t.referee.journal.seq == 2
+            assert v["circle"] == [rules.deck.cards[c].id for c in t.session.state.circle]
+        finally:
+            server.stop()
+            t.referee.close()
+            t.hw.close()
