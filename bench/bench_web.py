@@ -76,7 +76,8 @@ asyncio.run(main())
 
 
 def press_latencies(service: Service, pins, pin: int, presses: int) -> list[float]:
-    """Real mock-pin presses of ``prev`` (farm <-> main herd screens): edge -> frame shown (ms)."""
+    """Real mock-pin presses of ``prev`` (farm -> main herd -> table view's address, its QR
+    code drawn once and kept): edge -> frame shown (ms)."""
     out = []
     for _ in range(presses):
         before = len(service.latencies_ns)

@@ -43,6 +43,8 @@ class EventStream:
     def __init__(self) -> None:
         self._followers: list[Follower] = []
         self._lock = threading.Lock()
+        #: Events published so far (the box tells "settled" after a step that published any).
+        self.published = 0
 
     def subscribe(self, follower: Follower) -> None:
         with self._lock:
@@ -56,6 +58,7 @@ class EventStream:
     def publish(self, event: Event) -> None:
         with self._lock:
             followers = list(self._followers)
+            self.published += 1
         for follower in followers:
             try:
                 follower(event)

@@ -15,16 +15,29 @@ BUTTONS = ("prev", "next", "ok", "back")
 
 
 @dataclass(frozen=True)
+class DieCrop:
+    """The camera's picture of one die as the reader found it (a small JPEG), for the table
+    view to show beside what the reader made of it."""
+
+    die: str
+    jpeg: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
 class RollSeen:
     """The dice reader's verdict on one still scene.
 
     ``faces`` is (green, red) or None when there are no still dice (moving, absent,
-    unreadable); ``reason`` says why in a word or two.
+    unreadable); ``reason`` says why in a word or two. ``source`` is who saw the roll (the
+    ``camera``, or ``web``: entered on the table view), journaled with it; ``crops`` are the
+    camera's pictures of the dice found (none when nothing was found or nobody looked).
     """
 
     faces: tuple[Face, Face] | None
     confidence: float = 1.0
     reason: str = ""
+    source: str = "camera"
+    crops: tuple[DieCrop, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def roll(self) -> Roll | None:
@@ -39,6 +52,8 @@ def as_roll_seen(obs: Any) -> RollSeen:
                       for f in faces)
         if len(faces) != 2:
             raise ValueError(f"a roll has two faces, got {len(faces)}")
+    if isinstance(obs, RollSeen):
+        return RollSeen(faces, obs.confidence, obs.reason, obs.source, obs.crops)
     return RollSeen(faces, float(getattr(obs, "confidence", 1.0)), str(getattr(obs, "reason", "")))
 
 
@@ -77,6 +92,17 @@ class CameraLost:
     """Reading the camera failed (unplugged, read error)."""
 
     reason: str
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A command from the table view (sent with the PIN) that no single button press says:
+    ``name`` (``names``, ``new_game``, ``roll``, a game's own correction) and its arguments.
+    The game's box takes it through the same session and journal as its buttons; one it
+    cannot take now is refused like an illegal press (a ValueError)."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,11 @@ from typing import Any, Generic, TypeVar
 
 from farmbox.firmware.box.camera import CameraWatcher, Reader
 from farmbox.firmware.box.drawing import notices
-from farmbox.firmware.box.events import EventStream
+from farmbox.firmware.box.events import Event, EventStream
 from farmbox.firmware.box.i18n import translator
 from farmbox.firmware.box.journal import JournalWriteError
+from farmbox.firmware.box.names import clean_names, load_names, save_names
+from farmbox.firmware.box.observations import Remote
 from farmbox.firmware.box.systemd import Notifier, SystemdLink, stop_on_sigterm
 from farmbox.firmware.rules.errors import RulesError
 from farmbox.hw import Hardware, open_hardware
@@ -98,6 +100,10 @@ class Box(Generic[G]):
         #: waiting line was full).
         self.write_failures = 0
         self.dropped_while_held = 0
+        #: The players' names (names.json beside the journal; the OLED and the league use them).
+        self.names: tuple[str, ...] = ()
+        #: The table view's address once it is served (the OLED's table-view screen shows it).
+        self.table_url: str | None = None
 
     # -- the game's part --------------------------------------------------------
     def begin(self) -> None:
@@ -138,7 +144,11 @@ class Box(Generic[G]):
         returns what the game says it is (its session)."""
         stop_on_sigterm(self._stop)  # systemctl stop during a replay ends cleanly too
         self.open()
+        folder = self.names_dir
+        self.names = () if folder is None else load_names(folder)
         self.begin()
+        if self.names:
+            self.events.publish(Event("names", 0, {"names": list(self.names)}))
         self.refresh()
         if self.USES_CAMERA and self.hw.camera is not None:
             self._camera = CameraWatcher(self.hw.camera, self.watcher, self.inbox.put,
@@ -150,6 +160,25 @@ class Box(Generic[G]):
     def game(self) -> G:
         """The game's session (what :meth:`start` returns)."""
         raise NotImplementedError
+
+    @property
+    def names_dir(self) -> Any:
+        """Where names.json is kept: beside the game's journal (None: names are not kept)."""
+        journal = getattr(self, "journal", None)
+        return getattr(journal, "dir", None)
+
+    def set_names(self, names: Any) -> None:
+        """The players' names from the table view: kept in names.json, shown on the OLED,
+        told to every follower (the league); ValueError (refused) for bad names."""
+        tidy = clean_names(names)
+        folder = self.names_dir
+        if folder is not None:
+            try:
+                save_names(folder, tidy)
+            except OSError as exc:
+                raise ValueError(f"names not saved: {exc.strerror or exc}") from None
+        self.names = tidy
+        self.events.publish(Event("names", 0, {"names": list(tidy)}))
 
     def stop(self) -> None:
         self._stop.set()
@@ -206,8 +235,12 @@ class Box(Generic[G]):
         """:meth:`handle` one event; an illegal action (ValueError) is refused with the
         game's :meth:`refused`, never a crash. False when it was refused."""
         when = self.clock() if now is None else now
+        published = self.events.published
         try:
-            self.handle(item, when)
+            if isinstance(item, Remote) and item.name == "names":
+                self.set_names(item.args.get("names"))
+            else:
+                self.handle(item, when)
         except (RulesError, ValueError) as exc:  # illegal at the table: refuse, go on
             log.warning("refused: %s", exc)
             self.refused(str(exc))
@@ -224,6 +257,11 @@ class Box(Generic[G]):
         if self._held_error is not None:
             log.warning("journal writes again after %d failed attempt(s)", self.write_failures)
             self._held_error, self._retry_wait = None, self.RETRY_FIRST
+        if self.events.published != published:
+            # The game published inside its journal commit, before its session took the
+            # new state in whole: followers that read the session (who rolled, what the
+            # camera saw) look again now.
+            self.events.publish(Event("settled", getattr(getattr(self, "journal", None), "seq", 0)))
         return True
 
     def retry_write(self, write: Callable[[], T]) -> T:

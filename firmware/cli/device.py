@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: without --fast)")
     p.add_argument("--gif", type=Path, default=Path("farmbox-demo.gif"),
                    help="animated GIF of every frame (default ./farmbox-demo.gif)")
+    p.add_argument("--web-port", type=int, default=8080, metavar="PORT",
+                   help="serve the table view (read-only) on this port while the demo plays; "
+                        "a port in use: any free one (default 8080, 0: no table view)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -103,4 +106,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
             if value != plain:
                 raise CommandError(f"{flag} is for the superfarmer demo only")
     check_gif_path(args.gif)
+    if not 0 <= args.web_port <= 65535:
+        raise CommandError(f"--web-port must be 0-65535, got {args.web_port}")
+    if args.web_port:
+        args.follow = lambda box: demo_table_view(box, args.game, args.web_port)
     return mode.run_demo(args, players)
+
+
+def demo_table_view(box: Any, game: str, port: int) -> Any:
+    """The demo's table view beside ``box`` (read-only), on ``port`` or, when that one is
+    taken, on any free port; its URL is printed (a phone on the LAN opens it)."""
+    from farmbox.firmware.web.server import TableServer  # aiohttp: on use
+
+    try:
+        server = TableServer(box, game, port=port).start()
+    except OSError:
+        server = TableServer(box, game, port=0).start()
+    print(f"table view on {server.lan_url} (this machine: {server.url})", file=sys.stderr,
+          flush=True)
+    return server

@@ -2,6 +2,7 @@
 
 - ``GET /`` the page (``static/``), ``GET /icons/NAME.svg`` our icons,
   ``GET /api/view`` the game now (JSON), ``GET /events`` every change (server-sent events);
+- ``GET /api/crop/DIE.jpg`` the camera's picture of each die of the last read roll;
 - ``POST /api/command`` ``{"pin", "command", ...}``: a correction, undo, new game or the
   players' names. A wrong PIN is 403 and changes nothing; too many wrong PINs from one
   address are 429 for a while (:class:`~farmbox.firmware.web.guard.PinGuard`).
@@ -16,16 +17,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import threading
 import time
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from farmbox.firmware.box.events import Event
-from farmbox.firmware.box.files import write_atomically
 from farmbox.firmware.web import commands, icons, views
 from farmbox.firmware.web.guard import PinGuard
 
@@ -50,8 +50,7 @@ class TableServer:
     """Serve the live view of ``box`` (a game ``mode``) on ``bind``:``port`` (0: any free port)."""
 
     def __init__(self, box: Any, mode: str, *, port: int = 8080, bind: str = "0.0.0.0",
-                 pin: str = "", names_file: Path | None = None,
-                 clock: Any = time.monotonic) -> None:
+                 pin: str = "", clock: Any = time.monotonic) -> None:
         if mode not in views.VIEWS:
             raise ValueError(f"no table view for {mode!r}")
         self.box = box
@@ -59,8 +58,6 @@ class TableServer:
         self.bind = bind
         self.port = port
         self.guard = PinGuard(pin, clock=clock)
-        self.names_file = names_file
-        self.names: list[str] = self._load_names()
         self.memory = views.Memory()
         self.view: dict[str, Any] = {}
         self.text = "{}"
@@ -76,24 +73,6 @@ class TableServer:
         self._dirty = False
         self._assets = {name: _static(name) for name in STATIC_TYPES}
 
-    # -- names -------------------------------------------------------------------
-    def _load_names(self) -> list[str]:
-        if self.names_file is None or not self.names_file.exists():
-            return []
-        try:
-            data = json.loads(self.names_file.read_text(encoding="utf-8"))
-            return [str(n) for n in data["names"]]
-        except (ValueError, KeyError, TypeError, OSError) as exc:
-            log.warning("%s: names ignored (%s)", self.names_file, exc)
-            return []
-
-    def set_names(self, names: list[str]) -> None:
-        """Keep the players' names (written atomically beside the journal) and tell followers."""
-        self.names = names
-        if self.names_file is not None:
-            write_atomically(self.names_file, json.dumps({"names": names}).encode())
-        self.box.events.publish(Event("names", 0, {"names": list(names)}))
-
     # -- life ---------------------------------------------------------------------
     def start(self) -> TableServer:
         """Start serving on a thread; returns once the port is bound (OSError if it is not)."""
@@ -103,16 +82,26 @@ class TableServer:
         if self._failed is not None:
             raise self._failed
         self.box.events.subscribe(self._follow)
+        self.box.table_url = self.lan_url
         return self
 
     @property
     def url(self) -> str:
+        """The page on this machine (the loopback address when serving every address)."""
         host = "127.0.0.1" if self.bind in ("0.0.0.0", "", "::") else self.bind
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def lan_url(self) -> str:
+        """The page as the phones at the table reach it: the box's LAN address (what the
+        OLED's table-view screen shows and encodes as a QR code)."""
+        host = lan_address() if self.bind in ("0.0.0.0", "", "::") else self.bind
         return f"http://{host}:{self.port}/"
 
     def stop(self) -> None:
         """Stop serving (every event stream is closed)."""
         self.box.events.unsubscribe(self._follow)
+        self.box.table_url = None
         loop = self._loop
         if loop is not None and self._thread is not None and self._thread.is_alive():
             asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
@@ -145,6 +134,7 @@ class TableServer:
             web.get("/", self._page), web.get("/static/{name}", self._asset),
             web.get("/icons/{name}.svg", self._icon), web.get("/api/view", self._view),
             web.get("/events", self._events), web.post("/api/command", self._command),
+            web.get("/api/crop/{die}.jpg", self._crop),
         ])
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -193,8 +183,9 @@ class TableServer:
         return True
 
     def _seat_names(self, view: dict[str, Any]) -> list[str]:
-        players = int(view.get("players") or len(self.names))
-        return [self.names[i] if i < len(self.names) else f"Farmer {i + 1}" for i in range(players)]
+        names = tuple(getattr(self.box, "names", ()))
+        players = int(view.get("players") or len(names))
+        return [names[i] if i < len(names) else f"Farmer {i + 1}" for i in range(players)]
 
     async def _poll(self) -> None:
         while True:
@@ -221,6 +212,14 @@ class TableServer:
             raise web.HTTPNotFound()
         return web.Response(text=icons.svg(name), content_type="image/svg+xml",
                             headers={"Cache-Control": "max-age=86400"})
+
+    async def _crop(self, request: web.Request) -> web.Response:
+        """The camera's picture of one die of the roll shown (``green`` or ``red``)."""
+        jpeg = views.die_crop(self.box, request.match_info["die"])
+        if jpeg is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=jpeg, content_type="image/jpeg",
+                            headers={"Cache-Control": "no-store"})
 
     async def _view(self, request: web.Request) -> web.Response:
         return web.Response(text=self.text, content_type="application/json",
@@ -275,10 +274,9 @@ class TableServer:
             return _answer(403, "wrong PIN")
         try:
             if body.get("command") == "names":
-                self.set_names(commands.clean_names(body.get("names"), int(self.view.get("players") or 0)))
-                self._rebuild()
-                return _answer(200, "names set")
-            items = commands.COMMANDS[self.mode](self.box, body)
+                items = commands.names_command(body, int(self.view.get("players") or 0))
+            else:
+                items = commands.COMMANDS[self.mode](self.box, body)
         except commands.BadCommand as exc:
             return _answer(400, str(exc))
         except commands.NotNow as exc:
@@ -298,8 +296,23 @@ def serve_beside(box: Any, config: Any) -> TableServer | None:
     """The table view for ``farmbox run`` as ``[web]`` asks (None when port = 0)."""
     if config.web.port == 0:
         return None
-    names = Path(config.journal.dir) / "names.json"
     server = TableServer(box, config.game.mode, port=config.web.port, bind=config.web.bind,
-                         pin=config.web.pin, names_file=names).start()
-    log.info("table view on %s%s", server.url, "" if config.web.pin else " (read-only: no [web] pin)")
+                         pin=config.web.pin).start()
+    log.info("table view on %s%s", server.lan_url,
+             "" if config.web.pin else " (read-only: no [web] pin)")
     return server
+
+
+def lan_address() -> str:
+    """This machine's address on its LAN: the one its default route leaves from (no packet
+    is sent), else its hostname's, else the loopback address (a box with no network)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed like any other address
+            return str(probe.getsockname()[0])
+        except OSError:
+            pass
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"

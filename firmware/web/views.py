@@ -12,6 +12,7 @@ from typing import Any
 from farmbox.firmware.box.events import Event
 from farmbox.firmware.games.cardgame.session import TableState
 from farmbox.firmware.games.superfarmer.advice import advised
+from farmbox.firmware.rules.funfarm import FarmState
 from farmbox.firmware.rules.superfarmer import EventKind
 from farmbox.firmware.rules.superfarmer.game import GameState
 from farmbox.firmware.rules.superfarmer.herd import Animal
@@ -66,6 +67,33 @@ class Memory:
         self.view: dict[str, Any] = {}
 
 
+def _read(seen: Any, seq: int, which: str = "roll") -> dict[str, Any] | None:
+    """What the camera saw of a roll: its faces, confidence and reason, and for each die
+    found the URL of its picture (served by ``/api/crop/``, never inlined in the stream)."""
+    if seen is None:
+        return None
+    faces = [f.value for f in seen.faces] if seen.faces is not None else [None, None]
+    crops = {c.die: c for c in getattr(seen, "crops", ())}
+    return {"faces": faces, "confidence": round(float(seen.confidence), 3), "reason": seen.reason,
+            "source": getattr(seen, "source", "camera"),
+            "dice": [{"die": die, "face": face,
+                      "crop": f"/api/crop/{die}.jpg?{which}={seq}" if die in crops else None}
+                     for die, face in zip(("green", "red"), faces)]}
+
+
+def die_crop(box: Any, die: str) -> bytes | None:
+    """The JPEG of ``die`` ("green" or "red") as the camera saw it: the unsure read waiting
+    for confirmation, else the last roll settled from the camera (None: no picture)."""
+    session = getattr(box, "session", None)
+    if session is None:
+        return None
+    for seen in (getattr(session, "seen", None), getattr(session, "last_seen", None)):
+        for crop in getattr(seen, "crops", ()):
+            if crop.die == die:
+                return bytes(crop.jpeg)
+    return None
+
+
 def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
     """Every farm, the main herd, the turn, the last roll, the unsure read, odds and advice."""
     session = box.session
@@ -74,13 +102,14 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
     seq, state = _state_of(memory, GameState.from_dict, session.state)
     seen = session.seen
     phase = session.phase.value
-    key = (id(state), seen, phase, session.rolled_by)
+    read = getattr(session, "last_seen", None)
+    key = (id(state), seen, phase, session.rolled_by, id(read))
     if key == memory.key:
         return dict(memory.view)
     unsure = None
     if phase == "confirm" and seen is not None and seen.faces is not None:
         unsure = {"faces": [f.value for f in seen.faces], "confidence": round(seen.confidence, 3),
-                  "reason": seen.reason}
+                  "reason": seen.reason, "dice": (_read(seen, seq, "unsure") or {}).get("dice", [])}
     figures = odds(state.farm, state.stock, state.rules).as_dict()
     tip = None if state.over else advised(state)
     predators = [{"animal": PREDATORS[e.kind], "lost": e.animal.key if e.animal else None,
@@ -98,7 +127,9 @@ def superfarmer(box: Any, memory: Memory) -> dict[str, Any]:
                   for farm in state.farms],
         "stock": state.stock.as_dict(),
         "last_roll": (None if state.last_roll is None else
-                      {"faces": str(state.last_roll).split(","), "by": session.rolled_by}),
+                      {"faces": str(state.last_roll).split(","), "by": session.rolled_by,
+                       "source": getattr(session, "rolled_from", None),
+                       "read": _read(read, seq)}),
         "events": [e.as_dict() for e in state.last_events],
         "predators": predators,
         "phase": phase,
@@ -132,18 +163,35 @@ def cardgame(box: Any, memory: Memory) -> dict[str, Any]:
         "rounds": [{"predators": list(r.predators), "cabbage": list(r.cabbage),
                     "points": list(r.points), "totals": list(r.totals), "longest": list(r.longest)}
                    for r in state.results],
-        "can_undo": bool(getattr(keeper.timeline, "history", ())),
+        "can_undo": keeper.can_undo,
     }
 
 
 def funfarm(box: Any, memory: Memory) -> dict[str, Any]:
-    """Fun Farm as its box last published it (the state of its last action)."""
-    event = memory.event
-    if event is None:
+    """Fun Farm: the circle of cards and the activated ones, each race of the round (who
+    took what, how fast, by how many ms), the scores."""
+    session = getattr(box, "session", None)
+    if session is None:
         return {"game": "funfarm", "starting": True}
-    state: Any = event.data.get("state")
-    return {"game": "funfarm", "seq": event.seq, "action": event.data.get("action"),
-            "state": state.to_dict() if hasattr(state, "to_dict") else state}
+    rules = session.rules
+    seq, state = _state_of(memory, lambda d: FarmState.from_dict(d, rules), session.state)
+    cards = rules.deck.cards
+
+    def ids(indices: Any) -> list[str]:
+        return [cards[i].id for i in indices]
+
+    takes = [{"players": list(t.players), "cards": ids(t.cards), "reaction_ms": t.reaction_ms,
+              "lead_ms": t.lead_ms} for t in session.takes]
+    return {
+        "game": "funfarm", "seq": seq, "players": state.players, "round": state.round,
+        "phase": state.phase.value, "roll": str(state.roll) if state.roll else None,
+        "circle": ids(state.circle), "activated": ids(state.activated),
+        "uncaught": ids(state.uncaught), "scores": list(state.totals),
+        "farmer": state.farmer, "over": state.over, "winner": state.winner,
+        "contenders": list(state.contenders), "takes": takes, "can_undo": session.can_undo,
+        "race_open": state.phase.value == "catch" and bool(state.uncaught),
+        "cards_left": len(state.draw_pile),
+    }
 
 
 VIEWS: dict[str, Callable[[Any, Memory], dict[str, Any]]] = {

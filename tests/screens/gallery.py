@@ -71,6 +71,9 @@ def scenes(language: str) -> dict[str, Callable[[], Image.Image]]:
         "camera_gone": lambda: sf.camera_gone(tr, "no frame for 1.6 s"),
         "journal": lambda: sf.journal_repaired(tr, 1, 142),
         "progress": lambda: sf.progress(tr, tr("REPLAYING JOURNAL"), 0.4),
+        "table_view": lambda: sf.table_view(tr, "http://192.168.1.23:8080/"),
+        "table_view_off": lambda: sf.table_view(tr, None),
+        "farm_named": lambda: sf.farm(mid, tr, names=["Ala", "Bolek"]),
     }
 
 

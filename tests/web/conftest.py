@@ -41,8 +41,8 @@ class Table:
         self.box.start()
         self.journal_file = Path(config.journal.dir) / "superfarmer.jsonl"
         self.server = TableServer(self.box, "superfarmer", port=0, bind="127.0.0.1", pin=PIN,
-                                  names_file=Path(config.journal.dir) / "names.json",
                                   clock=clock).start()
+        self._closed = False
         self._loop = threading.Thread(target=self.box.run, name="box-loop")
         self._loop.start()
 
@@ -59,6 +59,9 @@ class Table:
         return [json.loads(line) for line in self.journal_file.read_text().splitlines()]
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         self.server.stop()
         self.box.stop()
         self._loop.join(10)

@@ -89,9 +89,12 @@ def test_pin_correction_changes_the_game_and_the_journal(table, browser):
     browser.find_element(By.ID, "send-roll").click()
     assert answer(browser) == "202"
     wait_seq(browser, 2)
-    assert table.records()[-1]["action"]["roll"] == "sheep,sheep"
+    assert table.records()[-1]["action"] == {"action": "roll", "roll": "sheep,sheep", "source": "web"}
     assert table.box.session.state.farms[0].as_dict()["sheep"] == 1
     WebDriverWait(browser, WAIT).until(lambda d: farm_values(d)[0] == 6)
+    # The page says where the roll came from: entered on the web, not read by the camera.
+    WebDriverWait(browser, WAIT).until(lambda d: attributes(d, "#roll-source", "data-source") == ["web"])
+    assert "entered on the web" in texts(browser, "#roll-source")[0]
     # Undo from the page: the journal records it and the page follows.
     browser.find_element(By.ID, "undo").click()
     assert answer(browser) == "202"
@@ -103,9 +106,19 @@ def test_pin_correction_changes_the_game_and_the_journal(table, browser):
         field.clear()
         field.send_keys(["Ala", "Bolek"][seat])
     browser.find_element(By.ID, "send-names").click()
-    assert answer(browser) == "200"
+    assert answer(browser) == "202"
     WebDriverWait(browser, WAIT).until(
         lambda d: texts(d, ".farm-name") == ["Ala", "Bolek"])
+    assert table.box.names == ("Ala", "Bolek")
+    # A new game mid-game from the page: journaled like the box's own, the page follows.
+    table.roll("pig", "pig")
+    wait_seq(browser, 4)
+    browser.find_element(By.ID, "new-game").click()
+    assert answer(browser) == "202"
+    wait_seq(browser, 1)
+    assert [r["action"]["action"] for r in table.records()] == ["new_game"]
+    WebDriverWait(browser, WAIT).until(lambda d: farm_values(d) == [0, 0])
+    assert texts(browser, ".farm-name") == ["Ala", "Bolek"]  # the names stay with the table
 
 
 def test_wrong_pin_from_the_page_is_403_and_changes_nothing(table, browser):
@@ -143,3 +156,104 @@ def test_phone_stacks_the_farms_and_the_tv_puts_them_side_by_side(table, browser
         if out:
             Path(out).mkdir(parents=True, exist_ok=True)
             browser.save_screenshot(str(Path(out) / f"table-{name}.png"))
+
+
+def test_card_game_score_corrected_from_the_page(tmp_path, browser):
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.box.observations import Press
+    from farmbox.firmware.games.cardgame.box import open_box
+    from farmbox.firmware.web.server import TableServer
+    from farmbox.hw.pins import simulated_pins
+
+    with simulated_pins():
+        config = load_config().with_overrides(journal={"dir": str(tmp_path)},
+                                              game={"mode": "cardgame", "players": 2})
+        box = open_box(config)
+        box.start()
+        server = TableServer(box, "cardgame", port=0, bind="127.0.0.1", pin=PIN).start()
+        try:
+            while not (box.keeper.state is not None and box.keeper.state.results):
+                box.take(Press("ok"))  # round 1 entered with the defaults and scored
+            before = box.keeper.state.results[0]
+            browser.set_window_size(390, 844)
+            browser.get(server.url)
+            wait_seq(browser, box.journal.seq)
+            assert browser.find_element(By.ID, "send-correct").is_displayed()
+            assert not browser.find_element(By.ID, "send-roll").is_displayed()
+            pin = browser.find_element(By.ID, "pin")
+            pin.clear()
+            pin.send_keys(PIN)
+            Select(browser.find_element(By.ID, "correct-round")).select_by_value("1")
+            Select(browser.find_element(By.ID, "correct-seat")).select_by_value("1")
+            browser.find_element(By.ID, "correct-points").send_keys(str(before.points[1] + 5))
+            browser.find_element(By.ID, "send-correct").click()
+            assert answer(browser) == "202"
+            assert wait_until(box, lambda: box.keeper.state.results[0].points[1] == before.points[1] + 5)
+            WebDriverWait(browser, WAIT).until(lambda d: texts(d, ".round .points")[1].startswith(
+                f"{before.points[1] + 5} "))
+            assert texts(browser, ".farm .value")[1] == f"{before.totals[1] + 5} points"
+            screenshot(browser, "cardgame-phone")
+        finally:
+            server.stop()
+            box.close()
+
+
+def test_fun_farm_race_awarded_from_the_page(tmp_path, browser):
+    from farmbox.firmware.web.server import TableServer
+    from farmbox.hw.pins import simulated_pins
+    from tests.funfarm_box.conftest import activating, open_table
+
+    with simulated_pins():
+        t = open_table(tmp_path / "journal", 3)
+        server = TableServer(t.referee, "funfarm", port=0, bind="127.0.0.1", pin=PIN).start()
+        try:
+            rules = t.session.rules
+            card = t.session.state.draw_pile[0]
+            t.turn(rules.deck.cards[card].id)
+            roll = activating(rules, card)
+            t.roll(roll.black, roll.white)
+            browser.set_window_size(390, 844)
+            browser.get(server.url)
+            wait_seq(browser, t.referee.journal.seq)
+            assert attributes(browser, ".card.activated", "data-card") == [rules.deck.cards[card].id]
+            pin = browser.find_element(By.ID, "pin")
+            pin.clear()
+            pin.send_keys(PIN)
+            Select(browser.find_element(By.ID, "award-player")).select_by_value("2")
+            browser.find_element(By.ID, "send-award").click()
+            assert answer(browser) == "202"
+            assert wait_until(t.referee, lambda: card in t.session.state.piles[2])
+            WebDriverWait(browser, WAIT).until(lambda d: texts(d, ".farm .value") ==
+                                               ["0 cards", "0 cards", "1 card"])
+            WebDriverWait(browser, WAIT).until(lambda d: texts(d, "#takes li"))
+            assert texts(browser, "#takes li") == [f"Farmer 3 took {rules.deck.cards[card].id} (awarded)"]
+            screenshot(browser, "funfarm-phone")
+            browser.find_element(By.ID, "undo").click()
+            assert answer(browser) == "202"
+            assert wait_until(t.referee, lambda: card not in t.session.state.piles[2])
+            WebDriverWait(browser, WAIT).until(lambda d: texts(d, ".farm .value") ==
+                                               ["0 cards", "0 cards", "0 cards"])
+        finally:
+            server.stop()
+            t.referee.close()
+            t.hw.close()
+
+
+def wait_until(box, test, seconds: float = WAIT) -> bool:
+    """Let ``box`` (no loop thread here) take what the page sent until ``test()``."""
+    import time
+
+    end = time.monotonic() + seconds
+    while not test():
+        if time.monotonic() > end:
+            return False
+        box.step(timeout=0.02)
+    return True
+
+
+def screenshot(driver, name: str) -> None:
+    """The page as it is, to $FARMBOX_SCREENSHOTS/NAME.png (docs/web), when that is set."""
+    out = os.environ.get("FARMBOX_SCREENSHOTS")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(out) / f"{name}.png"))

@@ -112,14 +112,88 @@ def test_undo_names_and_bad_commands(table, tmp_path):
     assert table.records()[-1]["action"] == {"action": "undo"}
     assert table.box.session.state.turns == (0, 0)
     status, _ = post(table.url, {"pin": PIN, "command": "names", "names": ["Ala", "  Ola  "]})
-    assert status == 200 and view(table.url)["names"] == ["Ala", "Ola"]
+    assert status == 202
+    assert wait_for(lambda: view(table.url)["names"] == ["Ala", "Ola"])
     assert json.loads((table.journal_file.parent / "names.json").read_text()) == {"names": ["Ala", "Ola"]}
     assert post(table.url, {"pin": PIN, "command": "roll", "green": "fox", "red": "fox"})[0] == 400
     assert post(table.url, {"pin": PIN, "command": "fly"})[0] == 400
-    assert post(table.url, {"pin": PIN, "command": "new_game"})[0] == 409
     assert post(table.url, {"pin": PIN, "command": "names", "names": ["a", "b", "c"]})[0] == 400
+    assert post(table.url, {"pin": PIN, "command": "names", "names": ["a", ""]})[0] == 400
     request = urllib.request.Request(table.url + "api/command", data=b"[not json", method="POST")
     try:
         urllib.request.urlopen(request, timeout=10)
     except urllib.error.HTTPError as exc:
         assert exc.code == 400
+
+
+def test_new_game_mid_game_from_the_page_starts_one_journaled(table):
+    """Issue 14, left open 6: "new game" mid-game was 409; it is the box's own new game."""
+    for green, red in [("sheep", "sheep"), ("rabbit", "rabbit"), ("pig", "sheep")]:
+        table.roll(green, red)
+    assert wait_for(lambda: table.box.journal.seq == 4)
+    assert not table.box.session.state.over
+    status, answer = post(table.url, {"pin": PIN, "command": "new_game"})
+    assert status == 202, answer
+    # The journal rotates as for the box's own new game: the old game is kept aside whole.
+    assert wait_for(lambda: table.box.journal.seq == 1 and table.box.session.state.turns == (0, 0))
+    records = table.records()
+    assert [r["action"]["action"] for r in records] == ["new_game"]
+    kept = [p for p in table.journal_file.parent.iterdir() if p.name != table.journal_file.name
+            and p.name.startswith("superfarmer")]
+    assert kept and b'"roll":"pig,sheep"' in b"".join(p.read_bytes() for p in kept)
+    assert all(f.value == 0 for f in table.box.session.state.farms)
+    assert wait_for(lambda: view(table.url)["seq"] == 1 and view(table.url)["turns"] == [0, 0])
+
+
+def test_a_roll_entered_on_the_page_is_journaled_as_from_the_web(table):
+    """Issue 14, left open 7: a roll from the page was journaled as "camera"."""
+    table.roll("sheep", "rabbit")  # the camera's
+    assert wait_for(lambda: table.box.journal.seq == 2)
+    assert table.records()[-1]["action"]["source"] == "camera"
+    assert wait_for(lambda: view(table.url)["last_roll"]["source"] == "camera")
+    status, answer = post(table.url, {"pin": PIN, "command": "roll", "green": "pig", "red": "rabbit"})
+    assert status == 202, answer
+    assert wait_for(lambda: table.box.journal.seq == 3)
+    assert table.records()[-1]["action"] == {"action": "roll", "roll": "pig,rabbit", "source": "web"}
+    assert wait_for(lambda: view(table.url)["last_roll"]["source"] == "web")
+    # A correction of an unsure read is an entry from the page too; a confirmation is the camera's.
+    table.roll("cow", "horse", confidence=0.5)
+    assert wait_for(lambda: view(table.url)["unsure"] is not None)
+    assert post(table.url, {"pin": PIN, "command": "roll", "green": "cow", "red": "sheep"})[0] == 202
+    assert wait_for(lambda: table.box.journal.seq == 4)
+    assert table.records()[-1]["action"]["source"] == "web"
+    table.roll("rabbit", "rabbit", confidence=0.5)
+    assert wait_for(lambda: view(table.url)["unsure"] is not None)
+    assert post(table.url, {"pin": PIN, "command": "confirm"})[0] == 202
+    assert wait_for(lambda: table.box.journal.seq == 5)
+    assert table.records()[-1]["action"]["source"] == "camera"
+
+
+def test_the_box_says_settled_once_its_session_took_the_action_in(tmp_path):
+    """The box publishes an action inside its journal commit, before its session has taken
+    it in whole (who rolled, from where, what the camera saw); the "settled" event after the
+    step is when a follower that reads the session sees all of it."""
+    from farmbox.firmware.box.config import load_config
+    from farmbox.firmware.box.observations import Remote
+    from farmbox.firmware.games.superfarmer.box import Service
+    from farmbox.hw import open_hardware
+    from farmbox.hw.pins import simulated_pins
+
+    with simulated_pins():
+        config = load_config().with_overrides(
+            hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+            journal={"dir": str(tmp_path)})
+        hw = open_hardware(config)
+        box = Service(config, hardware=hw)
+        try:
+            session = box.start()
+            seen: list[tuple[str, int, str | None]] = []
+            box.events.subscribe(lambda e: seen.append((e.kind, e.seq, session.rolled_from)))
+            assert box.take(Remote("roll", {"green": "sheep", "red": "rabbit"}))
+            assert seen == [("action", 2, None), ("settled", 2, "web")]
+            seen.clear()
+            assert not box.take(Remote("roll", {"green": "sheep", "red": "wolf"}))  # refused
+            assert seen == []
+        finally:
+            box.close()
+            hw.close()

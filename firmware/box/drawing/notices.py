@@ -1,8 +1,12 @@
-"""Screens every game shows: the camera is gone, the journal was repaired, long work's progress."""
+"""Screens every game shows: the camera is gone, the journal was repaired, long work's
+progress, the table view's address (with a QR code to scan)."""
 
 from __future__ import annotations
 
-from PIL import Image
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from PIL import Image, ImageDraw
 
 from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit
@@ -55,4 +59,60 @@ def progress(tr: Translate, title: str, fraction: float) -> Image.Image:
     draw.rectangle((4, 28, WIDTH - 5, 38), outline=1)
     draw.rectangle((6, 30, 6 + round((WIDTH - 13) * fraction), 36), fill=1)
     draw_text_centred(draw, 44, f"{round(fraction * 100)}%")
+    return image
+
+
+#: A QR module is drawn this many pixels wide when the code fits the screen's height so.
+QR_MODULE = 2
+#: Lit modules kept around the code (the QR quiet zone; 4 by the standard, 2 is scanned fine
+#: and leaves room for a bigger module), at least.
+QR_QUIET = 2
+
+
+@lru_cache(maxsize=4)
+def qr_code(text: str) -> tuple[Image.Image, int]:
+    """``text`` as a QR code, dark modules on a lit square of the OLED's height, and the
+    pixels per module: :data:`QR_MODULE` when the code fits (a short URL does, version 2),
+    else 1 (still one pixel per module, never blurred). Made once per text (the screen is
+    redrawn on every button press): the image is shared, never to be drawn on."""
+    import segno  # only a box that serves its table view draws a QR code
+
+    code = segno.make_qr(text, error="L", boost_error=True)
+    matrix = code.matrix
+    n = len(matrix)
+    side = 64
+    scale = QR_MODULE if n * QR_MODULE + 2 * QR_QUIET * QR_MODULE <= side else 1
+    if n * scale + 2 * QR_QUIET * scale > side:
+        raise ValueError(f"{text!r} is too long for a QR code on the screen")
+    image = Image.new("1", (side, side), 1)
+    offset = (side - n * scale) // 2
+    draw = ImageDraw.Draw(image)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = offset + x * scale, offset + y * scale
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
+    return image, scale
+
+
+def table_view(tr: Translate, url: str | None) -> Image.Image:
+    """The table view's address: a QR code to scan on the left, the URL spelt out on the
+    right (host and port on lines of their own); "off" when the box serves none."""
+    image, draw = blank()
+    if url is None:
+        header(draw, tr("TABLE VIEW"))
+        draw_text(draw, (2, BODY + 6), fit(tr("OFF: NO WEB PORT"), WIDTH - 2))
+        hint(draw, tr("ANY BUTTON: OK"))
+        return image
+    code, _ = qr_code(url)
+    image.paste(code, (0, 0))
+    parts = urlsplit(url)
+    x = code.width + 3
+    room = WIDTH - x
+    lines = [tr("TABLE VIEW"), "", (parts.scheme + "://").upper(), (parts.hostname or "").upper(),
+             f":{parts.port}" if parts.port else "", "", tr("SCAN ME")]
+    for i, line in enumerate(lines):
+        if line:
+            draw_text(draw, (x, 1 + i * LINE), fit(line, room))
+    draw.line((x, LINE, WIDTH - 1, LINE), fill=1)
     return image

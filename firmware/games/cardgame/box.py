@@ -15,7 +15,10 @@ from typing import Any
 
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.config import Config
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.events import Event
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.box.observations import Remote
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.cardgame.screens import render
@@ -66,17 +69,35 @@ class CardgameBox(Box[Scorekeeper]):
         self.events.publish(Event("action", seq, {
             "action": action, "state": None if state is None else state.to_dict()}))
 
-    def next_event(self, timeout: float) -> Any:
-        return self.hw.buttons.get(timeout=timeout)
-
     def handle(self, item: Any, now: float) -> None:
-        """One button event; a refused action is a "mistake" alert, never a crash."""
+        """One button event, or a command from the table view (the inbox); a refused
+        action is a "mistake" alert, never a crash."""
         keeper = self.keeper
         assert keeper is not None, "start() first"
+        if isinstance(item, Remote):
+            self.remote(item)
+            return
         name, kind = getattr(item, "name", ""), getattr(item, "kind", "")
         if name not in BUTTONS or kind not in ("press", "hold"):
             return
         (keeper.press if kind == "press" else keeper.hold)(name)
+
+    def remote(self, command: Remote) -> None:
+        """``undo`` the last action, start a ``new_game`` with this game's setup, or
+        ``correct`` a scored round's points (round, seat, points); journaled as the buttons'."""
+        keeper = self.keeper
+        assert keeper is not None
+        if command.name == "undo":
+            if not keeper.can_undo:
+                raise ValueError("nothing to undo")
+            keeper.hold("ok")
+        elif command.name == "new_game":
+            keeper.new_game()
+        elif command.name == "correct":
+            args = command.args
+            keeper.correct(args.get("round"), args.get("seat"), args.get("points"))  # type: ignore[arg-type]
+        else:
+            raise ValueError(f"no command {command.name!r} in the card game")
 
     def refused(self, problem: str) -> None:
         assert self.keeper is not None
@@ -88,7 +109,9 @@ class CardgameBox(Box[Scorekeeper]):
 
     def frame(self) -> Any:
         assert self.keeper is not None
-        return render(self.keeper, self.language)
+        if self.keeper.showing_url:
+            return notices.table_view(translator(self.language), self.table_url)
+        return render(self.keeper, self.language, self.names)
 
     def end(self) -> None:
         self.journal.close()

@@ -12,6 +12,7 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,11 @@ def play_round(game: Game, bots: list[Any]) -> RoundTruth:
     return RoundTruth.from_record(farms, record, game.names)
 
 
-def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None) -> int:
-    """A whole game: the engine's bots play, a scripted farmer enters it on the buttons.
+def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
+             follow: Callable[[Any], Any] | None = None) -> int:
+    """A whole game: the engine's bots play, a scripted farmer enters it on the buttons;
+    ``follow(box)`` starts what follows the box while it plays (the table view), stopped
+    when the game is over.
 
     Prints the winner and the GIF path; returns 0 when the box's totals equal the engine's
     (1 when they differ). Bad arguments raise ValueError with a one-line message.
@@ -115,8 +119,10 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
             hw = open_hardware(config)
             hw.display = stream.tap(hw.display)
             box = CardgameBox(hw, journal_dir, config.ui.language, setup)
+            follower = None
             try:
                 keeper = box.start()
+                follower = follow(box) if follow is not None else None
                 while keeper.phase is Phase.SETUP:
                     tap(box, *setup_move(keeper, setup))
                     taps += 1
@@ -134,6 +140,8 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
                 seats, how = winners(keeper.state)
                 result = game.result()
             finally:
+                if follower is not None:
+                    follower.stop()
                 box.close()
                 hw.close()
     finally:
@@ -156,7 +164,8 @@ def main(args: Any, players: int) -> int:
     """``farmbox demo cardgame``: the exit status."""
     if args.camera:
         raise ValueError("--camera: the card game's demo enters numbers on the buttons")
-    return run_demo(players, args.seed, args.fast, args.quiet, args.gif)
+    return run_demo(players, args.seed, args.fast, args.quiet, args.gif,
+                    follow=getattr(args, "follow", None))
 
 
 __all__ = ["CardgameBox", "main", "enter_round", "play_round", "run_demo", "simulated_config", "tap"]

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from farmbox.firmware.box.drawing.canvas import BODY, HINT, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit, text_width
 from farmbox.firmware.box.i18n import po_translator
+from farmbox.firmware.box.names import seat_name
 from farmbox.firmware.games.cardgame.icons import SIZE, draw_card_icon
 from farmbox.firmware.games.cardgame.session import (
     SETUP_CHOICES,
@@ -89,8 +90,10 @@ def _round(tr: Translate, state: TableState) -> str:
     return tr("ROUND %d/2") % state.round
 
 
-def _farmer(tr: Translate, seat: int) -> str:
-    return tr("FARMER %d") % (seat + 1)
+def _farmer(tr: Translate, seat: int, names: Sequence[str] = ()) -> str:
+    """The farmer's name (names.json, in capitals) or "FARMER n"."""
+    name = seat_name(names, seat)
+    return name.upper() if name else tr("FARMER %d") % (seat + 1)
 
 
 def farmer_grid(draw: ImageDraw.ImageDraw, x0: int, items: Sequence[str],
@@ -166,10 +169,10 @@ def _progress(draw: ImageDraw.ImageDraw, setup_: Setup, q: Question) -> None:
 
 
 def count_entry(state: TableState, entry: Entry, q: Question, value: int,
-                tr: Translate) -> Image.Image:
+                tr: Translate, names: Sequence[str] = ()) -> Image.Image:
     """One number of one column: whose farm, the column's animal big, what to count, the number."""
     image, draw = blank()
-    header(draw, _farmer(tr, q.seat), _round(tr, state))
+    header(draw, _farmer(tr, q.seat, names), _round(tr, state))
     assert q.animal is not None
     draw_card_icon(draw, (0, BODY + 1), q.animal.value, 3)
     if q.field == "icons":
@@ -184,9 +187,10 @@ def count_entry(state: TableState, entry: Entry, q: Question, value: int,
     return image
 
 
-def cabbage_entry(state: TableState, q: Question, value: int, tr: Translate) -> Image.Image:
+def cabbage_entry(state: TableState, q: Question, value: int, tr: Translate,
+                  names: Sequence[str] = ()) -> Image.Image:
     image, draw = blank()
-    header(draw, _farmer(tr, q.seat), _round(tr, state))
+    header(draw, _farmer(tr, q.seat, names), _round(tr, state))
     draw_card_icon(draw, (0, BODY + 1), "cabbage", 3)
     draw_text(draw, (40, BODY + 4), fit(tr("CABBAGE POINTS"), 88))
     draw_text(draw, (40, BODY + 4 + LINE), fit(tr("THIS ROUND"), 88))
@@ -208,10 +212,13 @@ def token_entry(state: TableState, value: int, tr: Translate) -> Image.Image:
     return image
 
 
-def confirm(state: TableState, entry: Entry, q: Question, tr: Translate) -> Image.Image:
+def confirm(state: TableState, entry: Entry, q: Question, tr: Translate,
+            names: Sequence[str] = ()) -> Image.Image:
     """A farmer's whole entry at a glance before it is confirmed."""
     image, draw = blank()
-    header(draw, tr("FARMER %d, OK?") % (q.seat + 1), _round(tr, state))
+    name = seat_name(names, q.seat)
+    header(draw, (name.upper() + ", OK?") if name else tr("FARMER %d, OK?") % (q.seat + 1),
+           _round(tr, state))
     farm = entry.farms[q.seat]
     for i, col in enumerate(farm.columns):
         x, y = (i % 3) * 43, BODY + (i // 3) * 14
@@ -235,11 +242,12 @@ def confirm(state: TableState, entry: Entry, q: Question, tr: Translate) -> Imag
     return image
 
 
-def prey_entry(state: TableState, q: Question, value: int, tr: Translate) -> Image.Image:
+def prey_entry(state: TableState, q: Question, value: int, tr: Translate,
+               names: Sequence[str] = ()) -> Image.Image:
     """The card a farmer gave up to a predator: its animal icons, then its water icons."""
     image, draw = blank()
     assert q.predator is not None and q.animal is not None
-    header(draw, _farmer(tr, q.seat), tr("FOX!") if q.predator.value == "fox" else tr("WOLF!"))
+    header(draw, _farmer(tr, q.seat, names), tr("FOX!") if q.predator.value == "fox" else tr("WOLF!"))
     draw_card_icon(draw, (0, BODY + 1), q.predator.value, 2)
     draw_card_icon(draw, (28, BODY + 1), q.animal.value, 2)
     draw_text(draw, (0, BODY + 27), fit(tr("CARD GIVEN UP:"), 80))
@@ -400,8 +408,8 @@ def winner(state: TableState, tr: Translate) -> Image.Image:
     return image
 
 
-def render(keeper: Scorekeeper, language: str = "en") -> Image.Image:
-    """The screen for ``keeper`` as it is now."""
+def render(keeper: Scorekeeper, language: str = "en", names: Sequence[str] = ()) -> Image.Image:
+    """The screen for ``keeper`` as it is now (``names``: the players', from names.json)."""
     tr = translator(language)
     phase = keeper.phase
     state = keeper.state
@@ -419,12 +427,12 @@ def render(keeper: Scorekeeper, language: str = "en") -> Image.Image:
     if q.kind == "token":
         return token_entry(state, keeper.value, tr)
     if q.kind == "confirm":
-        return confirm(state, entry, q, tr)
+        return confirm(state, entry, q, tr, names)
     if q.kind == "cabbage":
-        return cabbage_entry(state, q, keeper.value, tr)
+        return cabbage_entry(state, q, keeper.value, tr, names)
     if q.kind == "prey":
-        return prey_entry(state, q, keeper.value, tr)
-    return count_entry(state, entry, q, keeper.value, tr)
+        return prey_entry(state, q, keeper.value, tr, names)
+    return count_entry(state, entry, q, keeper.value, tr, names)
 
 
 __all__ = ["Animal", "big_text", "breakdown", "cabbage_entry", "confirm", "count_entry",

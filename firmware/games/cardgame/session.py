@@ -389,6 +389,8 @@ def apply(state: TableState | None, action: Action) -> TableState:
         return TableState(Setup.from_dict(action["setup"]))
     if state is None:
         raise CardGameError("no game: the first action must be a new game")
+    if kind == "correct":
+        return corrected(state, action)
     if state.over:
         raise CardGameError("the game is over")
     entry = walk(state)
@@ -425,6 +427,28 @@ def apply(state: TableState | None, action: Action) -> TableState:
                                         len(c.cats)] for c in farms[n].columns} for n in names)
         return replace(state, round=2, answers=(), results=state.results + (result,), carry=carry)
     raise CardGameError(f"unknown action {kind!r}")
+
+
+def corrected(state: TableState, action: Action) -> TableState:
+    """A scored round's points for one farmer, corrected by the table (``{"action":
+    "correct", "round": 1, "seat": 0, "points": 14}``): that round's total and every later
+    one move by the difference; the entries stay as they were."""
+    n, seat, points = action.get("round"), action.get("seat"), action.get("points")
+    if not isinstance(n, int) or not 1 <= n <= len(state.results):
+        raise CardGameError(f"round {n!r} is not scored yet")
+    if not isinstance(seat, int) or not 0 <= seat < state.setup.players:
+        raise CardGameError(f"no farmer {seat!r} at this table")
+    if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 999:
+        raise CardGameError(f"points {points!r}: expected 0-999")
+    delta = points - state.results[n - 1].points[seat]
+    results = list(state.results)
+    for i in range(n - 1, len(results)):
+        r = results[i]
+        bumped = tuple(t + delta if s == seat else t for s, t in enumerate(r.totals))
+        results[i] = replace(r, totals=bumped, points=(
+            tuple(points if s == seat else p for s, p in enumerate(r.points)) if i == n - 1
+            else r.points))
+    return replace(state, results=tuple(results))
 
 
 def score_action(state: TableState) -> Action:
@@ -524,6 +548,8 @@ class Scorekeeper:
         self.alerts: list[str] = []
         self._board = False
         self._new_game = False
+        #: The table view's address is on the screen (``prev`` on the scoreboard; any press: back).
+        self.showing_url = False
         self._tally: tuple[TableState, Tally] | None = None
         self._entry: tuple[TableState, Entry] | None = None
         self._sync()
@@ -590,6 +616,9 @@ class Scorekeeper:
     # -- buttons -----------------------------------------------------------------
     def press(self, button: str) -> None:
         """A short press of prev, next, ok or back."""
+        if self.showing_url:
+            self.showing_url = False
+            return
         getattr(self, f"_on_{self.phase.value}")(button)
 
     def hold(self, button: str) -> None:
@@ -612,6 +641,21 @@ class Scorekeeper:
         if after is not None and not after.over and walk(after).done:
             self.page = max(0, len(self.pages()) - 1)  # back on the last breakdown page
         return None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.phase is not Phase.SETUP and bool(self.timeline.history)
+
+    def new_game(self) -> None:
+        """A new game with this game's setup at once (the table view's new game)."""
+        setup = self.state.setup if self.state is not None else self.draft_setup
+        self._do(new_game_action(setup))
+        self.option, self._new_game, self._board, self.page = 0, False, False, 0
+        self._sync()
+
+    def correct(self, round_number: int, seat: int, points: int) -> None:
+        """Correct a scored round's points for ``seat`` (journaled; see :func:`corrected`)."""
+        self._do({"action": "correct", "round": round_number, "seat": seat, "points": points})
 
     def _on_setup(self, b: str) -> None:
         names = list(SETUP_CHOICES)
@@ -686,7 +730,9 @@ class Scorekeeper:
 
     def _on_scoreboard(self, b: str) -> None:
         assert self.state is not None
-        if b == "ok" or b == "next" or self.state.over:
+        if b == "prev":
+            self.showing_url = True  # the table view's address and QR code
+        elif b == "ok" or b == "next" or self.state.over:
             self._board = False
             self._sync()
 

@@ -21,8 +21,10 @@ from typing import Any
 from farmbox.firmware.box import runtime
 from farmbox.firmware.box.camera import Reader, StillTable
 from farmbox.firmware.box.config import Config, ConfigError
+from farmbox.firmware.box.drawing import notices
 from farmbox.firmware.box.events import Event
-from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
+from farmbox.firmware.box.i18n import translator
+from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen, Remote
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.funfarm.deck_file import read_deck
@@ -116,7 +118,7 @@ class Referee(Box[FunFarmSession]):
             # The game goes on with the rules its journal began with (an exact replay).
             self.session = FunFarmSession(replay.players, replay.rules, self._commit,
                                           camera=camera, state=replay.state, rng=rng,
-                                          race_time=replay.race_time,
+                                          race_time=replay.race_time, history=replay.history,
                                           deck=(replay.game or {}).get("deck"))
             log.info("resumed Fun Farm game at record %d", replay.seq)
             if rules is not None:  # the settings' rules start with the next game
@@ -164,8 +166,22 @@ class Referee(Box[FunFarmSession]):
             self.session.dice_seen(item, item.t_ns)
         elif isinstance(item, CameraLost):
             self.session.camera_lost(item.reason, now)
+        elif isinstance(item, Remote):
+            self.remote(item)
         elif hasattr(item, "kind") and hasattr(item, "name"):
             self._button(item)
+
+    def remote(self, command: Remote) -> None:
+        """A command from the table view: ``undo`` the last action, ``award`` the open race
+        to a player, start a ``new_game``; each journaled like the buttons' actions."""
+        if command.name == "undo":
+            self.session.undo()
+        elif command.name == "award":
+            self.session.award(int(command.args.get("player", -1)))
+        elif command.name == "new_game":
+            self.session.new_game()
+        else:
+            raise ValueError(f"no command {command.name!r} in Fun Farm")
 
     def _button(self, ev: Any) -> None:
         player = player_of(ev.name)
@@ -214,6 +230,8 @@ class Referee(Box[FunFarmSession]):
         return self.session.take_alerts()
 
     def frame(self) -> Any:
+        if self.session.showing_url:
+            return notices.table_view(translator(self.language), self.table_url)
         return self.render(self.session)
 
     def end(self) -> None:
@@ -262,6 +280,7 @@ def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = N
                       rng=random.Random(), notifier=notifier, reader=reader,
                       race_time=config.funfarm.race_time, deck=config.funfarm.deck or None)
     referee._own_hw = hardware is None
+    referee.language = language
     log.info("Fun Farm for %d players, record %d", referee.session.state.players,
              referee.journal.seq)
     return referee

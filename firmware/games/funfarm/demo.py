@@ -22,6 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,11 @@ class CardEye:
 
 
 def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | None,
-             vision: bool | None = None, language: str = "en") -> int:
+             vision: bool | None = None, language: str = "en",
+             follow: Callable[[Any], Any] | None = None) -> int:
     """Play one refereed game with the screens in ``language``; print the winner and the GIF
-    path; 0 on success."""
+    path; 0 on success. ``follow(box)`` starts what follows the box while it plays (the
+    table view): its ``stop()`` is called when the game is over."""
 
     if not 2 <= players <= 10:
         raise ValueError(f"--players must be 2-10 for Fun Farm, got {players}")
@@ -142,11 +145,14 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
                               FunFarmJournal(config.journal.dir), players, rules_of(config),
                               camera=True, rng=random.Random(seed),
                               race_time=config.funfarm.race_time)
+            follower = follow(referee) if follow is not None else None
             try:
                 tally = Tally()
                 rounds = _play(referee, hw, config, rng, eye, fast, cards_eye, tally)
                 state = referee.session.state
             finally:
+                if follower is not None:
+                    follower.stop()
                 referee.close()
                 hw.close()
     finally:
@@ -325,4 +331,5 @@ def _pause(fast: bool, seconds: float) -> None:
 def main(args: Any, players: int) -> int:
     """``farmbox demo funfarm``: the exit status."""
     return run_demo(players, args.seed, args.fast, args.quiet, args.gif,
-                    vision=args.camera, language=args.language)
+                    vision=args.camera, language=args.language,
+                    follow=getattr(args, "follow", None))

@@ -36,9 +36,10 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from farmbox.firmware.box.history import UNDO_DEPTH
 from farmbox.firmware.box.journal import CannotResume, Journal, Replay
 from farmbox.firmware.box.observations import CameraLost, CardsSeen, DiceSeen
 from farmbox.firmware.games.funfarm.deck_file import read_deck
@@ -228,6 +229,26 @@ def apply(state: FarmState | None, action: Action, rules: FunFarmRules) -> Turn:
     raise ValueError(f"unknown action {kind!r}")
 
 
+def undone(history: Sequence[FarmState]) -> FarmState:
+    """The state an ``undo`` record leads to: the one before the last action."""
+    if not history:
+        raise ValueError("nothing to undo")
+    return history[-1]
+
+
+def remember(history: list[FarmState], action: Action, before: FarmState | None) -> None:
+    """Keep ``before`` for undo as ``action`` replaces it (a new game forgets them all;
+    an undo takes the last back); at most :data:`UNDO_DEPTH` are kept."""
+    kind = action.get("action")
+    if kind == "new_game" or before is None:
+        history.clear()
+    elif kind == "undo":
+        history.pop()
+    else:
+        history.append(before)
+        del history[:-UNDO_DEPTH]
+
+
 # ---------------------------------------------------------------------------
 # The journal
 
@@ -243,6 +264,8 @@ class FarmReplay(Replay):
     race_time: float = RACE_TIME
     #: The game's :func:`game_record`, which records repeat.
     game: Action | None = None
+    #: The states before the last actions (for undo), as the session keeps them.
+    history: list[FarmState] = field(default_factory=list)
 
     def begin(self, action: Action, state: Any) -> None:
         """The file's ``new_game`` record: its rules (deck, tie rule, options), its players
@@ -264,9 +287,12 @@ class FarmReplay(Replay):
     def preview(self, action: Action) -> FarmState:
         if self.rules is None:
             raise ValueError("a record before the game's new_game record")
+        if action.get("action") == "undo":
+            return undone(self.history)
         return apply(self.state, action, self.rules).state
 
     def apply(self, action: Action, new: FarmState) -> None:
+        remember(self.history, action, self.state)
         self.state = new
 
     def resume(self, action: Action, state: Any) -> None:
@@ -284,6 +310,7 @@ class FarmReplay(Replay):
         assert self.rules is not None
         self.state = FarmState.from_dict({k: v for k, v in state.items() if k != "game"},
                                          self.rules)
+        self.history = []  # what came before the bad record is not known for sure
 
 
 class FunFarmJournal(Journal[FarmReplay]):
@@ -355,9 +382,11 @@ class FunFarmSession:
     def __init__(self, players: int, rules: FunFarmRules, commit: Commit | None = None,
                  camera: bool = False, state: FarmState | None = None,
                  rng: random.Random | None = None, deck: str | None = None,
-                 race_time: float = RACE_TIME) -> None:
+                 race_time: float = RACE_TIME, history: list[FarmState] | None = None) -> None:
         self.rules = rules
         self.deck_path = deck
+        #: The states before the last actions, for undo (the journal replays them too).
+        self.history: list[FarmState] = history if history is not None else []
         #: Seconds from the roll being known to the race closing (0: only the next card).
         self.race_time = race_time
         #: Rules, race time and deck file for the next new game, when they differ from this
@@ -374,6 +403,8 @@ class FunFarmSession:
         self.white = 0
         self.guess: DiceSeen | None = None
         self.notice: Notice | None = None
+        #: The table view's address is on the screen (``prev`` outside entry; any press: back).
+        self.showing_url = False
         #: Dice readings count only after the dice were seen moving since the last card.
         self.armed = False
         self.rolled_ns: int | None = None
@@ -404,13 +435,17 @@ class FunFarmSession:
         return self.rng.getrandbits(32)
 
     def _do(self, action: Action) -> Turn:
-        turn = apply(self.state, action, self.rules)  # raises if illegal: nothing written
+        if action.get("action") == "undo":
+            turn = Turn(undone(self.history), ())
+        else:
+            turn = apply(self.state, action, self.rules)  # raises if illegal: nothing written
         game = self.game
         if action["action"] == "new_game":
             game = game_record(int(action["players"]), self.rules, self.deck_path,
                                self.race_time)
         self._commit(action, Recorded(turn.state, game))  # journal first (fsync) ...
         self.game = game
+        remember(self.history, action, self.state)
         self.state = turn.state                       # ... then memory, then the screen
         if self.notice is not None and self.notice.kind == "journal":
             self.notice = None  # the game goes on: the repair was seen
@@ -427,6 +462,41 @@ class FunFarmSession:
         self._do(action)
         self.verdict, self.entry = None, None
         self._new_throw()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history)
+
+    def undo(self) -> None:
+        """Take the last action back (a race awarded wrongly, a card drawn by mistake),
+        journaled; ValueError when there is nothing to undo."""
+        before = self.state
+        self._do({"action": "undo"})
+        self.verdict, self.entry, self.guess = None, None, None
+        if self.state.round != before.round or self.state.phase is not before.phase:
+            self._new_throw()
+        # a race taken back is no longer one of this round's takes
+        self.takes = [t for t in self.takes
+                      if all(any(c in pile for pile in self.state.piles) for c in t.cards)]
+
+    def award(self, player: int) -> None:
+        """The table gives the open race to ``player`` (0-based; the buzzer missed it):
+        journaled as that player's buzz, without a reaction time; ValueError when no race
+        is open or the player cannot take it."""
+        st = self.state
+        if st.phase is not Phase.CATCH or not st.uncaught:
+            raise ValueError("no open race to award")
+        if not 0 <= player < self.players or player not in st.contenders:
+            raise ValueError(f"player {player + 1} cannot take this race")
+        turn = self._do({"action": "buzz", "players": [player], "seed": self._seed(),
+                         "source": "web"})
+        self.verdict = Verdict(turn.events, (player,), (None,))
+        won = [e for e in turn.events if e.kind in (EventKind.CAUGHT, EventKind.DEALT)]
+        if won:
+            self.alerts.append("win")
+            self.takes.append(Take((player,), tuple(c for e in won for c in e.cards),
+                                   time.monotonic_ns()))
+        self._leads()
 
     def _new_throw(self, keep_takes: bool = False) -> None:
         """Forget the throw (a new card, a re-roll): the next roll is a new race."""
@@ -562,6 +632,9 @@ class FunFarmSession:
             return
         if self.entry is not None:
             self._on_entry({"farmer": "next"}.get(button, button), t_ns)
+            return
+        if self.showing_url or button == "prev":
+            self.showing_url = not self.showing_url
             return
         if button != "farmer":
             return

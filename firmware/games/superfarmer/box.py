@@ -26,7 +26,15 @@ from farmbox.firmware.box.camera import Reader, StillTable
 from farmbox.firmware.box.config import Config, find_config_path, load_config
 from farmbox.firmware.box.events import Event
 from farmbox.firmware.box.i18n import translator
-from farmbox.firmware.box.observations import CameraLost, FrameSeen, Press, RollSeen, as_roll_seen
+from farmbox.firmware.box.observations import (
+    CameraLost,
+    DieCrop,
+    FrameSeen,
+    Press,
+    Remote,
+    RollSeen,
+    as_roll_seen,
+)
 from farmbox.firmware.box.runtime import Box
 from farmbox.firmware.box.systemd import Notifier
 from farmbox.firmware.games.superfarmer.actions import Action, new_game_action
@@ -36,6 +44,7 @@ from farmbox.firmware.games.superfarmer.journal import SuperFarmerJournal
 from farmbox.firmware.games.superfarmer.render import render
 from farmbox.firmware.games.superfarmer.session import Session
 from farmbox.firmware.rules.superfarmer import variant
+from farmbox.firmware.rules.superfarmer.dice import Roll
 from farmbox.firmware.rules.superfarmer.game import GameState
 
 log = logging.getLogger("farmbox")
@@ -50,7 +59,36 @@ def dice_reader(config: Config) -> StillTable | None:
 
     reader = DiceReader(DiceModel.load(config.vision.dice_model))
     return StillTable(Stillness(), lambda: [RollSeen(None, 0.0, "motion")],
-                      lambda frame: [as_roll_seen(reader.read(frame))])
+                      lambda frame: [read_roll(reader, frame)])
+
+
+#: A die's picture for the table view: this many pixels square, this JPEG quality.
+CROP_SIZE = 96
+CROP_QUALITY = 80
+
+
+def read_roll(reader: Any, frame: Any) -> RollSeen:
+    """The reader's verdict on one still frame, with the camera's picture of each die it
+    finds (a small JPEG square around the die, for the table view)."""
+    import cv2  # with the reader: only on a box that reads dice
+
+    seen = as_roll_seen(reader.read(frame))
+    crops = []
+    h, w = frame.shape[:2]
+    find = getattr(reader, "find", None)  # a reader that cannot say where the dice are: none
+    for die, blob in zip(("green", "red"), find(frame) if find is not None else ()):
+        if blob is None:
+            continue
+        half = int(round(1.4 * blob.radius))
+        x, y = int(round(blob.centre[0])), int(round(blob.centre[1]))
+        box = frame[max(0, y - half):min(h, y + half), max(0, x - half):min(w, x + half)]
+        if box.size == 0:
+            continue
+        square = cv2.resize(box, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", square, [cv2.IMWRITE_JPEG_QUALITY, CROP_QUALITY])
+        if ok:
+            crops.append(DieCrop(die, jpeg.tobytes()))
+    return RollSeen(seen.faces, seen.confidence, seen.reason, seen.source, tuple(crops))
 
 
 class Service(Box[Session]):
@@ -116,6 +154,8 @@ class Service(Box[Session]):
             s.camera_gone(now, item.reason)
         elif isinstance(item, RollSeen):
             s.roll_seen(item, now)
+        elif isinstance(item, Remote):
+            self.remote(item)
         elif hasattr(item, "kind") and hasattr(item, "name"):
             if item.kind == "press":
                 s.press(item.name, now)
@@ -123,6 +163,18 @@ class Service(Box[Session]):
                 s.hold(item.name, now)
         else:
             log.warning("ignored %r", item)
+
+    def remote(self, command: Remote) -> None:
+        """A command from the table view: ``roll`` (green, red: entered there, journaled as
+        from the web) or ``new_game`` (at any point, like the box's own new game)."""
+        s = self.session
+        assert s is not None
+        if command.name == "roll":
+            s.entered(Roll.parse(f"{command.args.get('green')},{command.args.get('red')}"), "web")
+        elif command.name == "new_game":
+            s.new_game()
+        else:
+            raise ValueError(f"no command {command.name!r} in Super Farmer")
 
     def refused(self, problem: str) -> None:
         assert self.session is not None
@@ -138,7 +190,7 @@ class Service(Box[Session]):
 
     def frame(self) -> Any:
         assert self.session is not None
-        return render(self.session, self.language)
+        return render(self.session, self.language, self.names, self.table_url)
 
     def end(self) -> None:
         self.journal.close()

@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,8 @@ def main(args: argparse.Namespace, players: int) -> int:
         raise ValueError("compact is for 2-6 players")
     winner, frames, turns = run_demo(players, args.variant, args.seed, args.fast,
                                      args.quiet, args.language, args.gif,
-                                     camera=args.camera is not False)
+                                     camera=args.camera is not False,
+                                     follow=getattr(args, "follow", None))
     print(f"farmer {winner + 1} won after {turns} turns; {frames} frames saved to {args.gif}")
     return 0
 
@@ -53,11 +55,14 @@ class _NoNotify:
 
 def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool,
              language: str, gif: Path, camera: bool = True,
-             cache_dir: Path | None = None) -> tuple[int, int, int]:
+             cache_dir: Path | None = None,
+             follow: Callable[[Any], Any] | None = None) -> tuple[int, int, int]:
     """Play one game on simulated hardware; returns (winner, frames, turns).
 
     ``camera``: every roll is a rendered camera frame read by the real dice reader (its model
-    enrolled on rendered samples, cached in ``cache_dir``, default the user's cache)."""
+    enrolled on rendered samples, cached in ``cache_dir``, default the user's cache).
+    ``follow(box)`` starts what follows the box while it plays (the table view): its
+    ``stop()`` is called when the game is over."""
     stream = FrameStream(quiet, pause=0.0 if fast else 0.04)
     journal_dir = tempfile.mkdtemp(prefix="farmbox-demo-")
     config = load_config().with_overrides(
@@ -81,8 +86,10 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
             if feed is not None:
                 table = CameraTable(service, feed, fast)
                 feed.push(table.background)
+            follower = None
             try:
                 session = service.start()
+                follower = follow(service) if follow is not None else None
                 # The bot follows the advisor (the menu's first line) once its table is
                 # loaded; a variant still being solved plays greedy meanwhile.
                 ready = prepare(session.rules, wait=5.0)
@@ -103,6 +110,8 @@ def run_demo(players: int, variant_name: str, seed: int, fast: bool, quiet: bool
                     service.drain()
                 state = session.state
             finally:
+                if follower is not None:
+                    follower.stop()
                 service.close()
                 hw.close()
     finally:

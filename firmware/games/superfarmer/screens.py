@@ -23,8 +23,9 @@ from farmbox.firmware.box.drawing.canvas import (
 )
 from farmbox.firmware.box.drawing.font import LINE, draw_text, fit
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
-from farmbox.firmware.box.drawing.notices import camera_gone, journal_repaired, progress
+from farmbox.firmware.box.drawing.notices import camera_gone, journal_repaired, progress, table_view
 from farmbox.firmware.box.i18n import Translate
+from farmbox.firmware.box.names import seat_name
 from farmbox.firmware.rules.superfarmer import Event, EventKind, Exchange
 from farmbox.firmware.rules.superfarmer.dice import GREEN, RED, Face
 from farmbox.firmware.rules.superfarmer.game import GameState
@@ -35,14 +36,17 @@ def _alarm(tr: Translate, camera_ok: bool) -> str:
     return "" if camera_ok else tr("NO CAMERA")
 
 
-def _farmer(tr: Translate, player: int) -> str:
-    return tr("FARMER %d") % (player + 1)
+def _farmer(tr: Translate, player: int, names: Sequence[str] = ()) -> str:
+    """The farmer's name (names.json, in capitals) or "FARMER n"."""
+    name = seat_name(names, player)
+    return name.upper() if name else tr("FARMER %d") % (player + 1)
 
 
-def farm(state: GameState, tr: Translate, camera_ok: bool = True) -> Image.Image:
+def farm(state: GameState, tr: Translate, camera_ok: bool = True,
+         names: Sequence[str] = ()) -> Image.Image:
     """The current farm: its animals, how many of the five species it holds, what to press."""
     image, draw = blank()
-    header(draw, _farmer(tr, state.current), tr("TURN %d") % (state.turns[state.current] + 1),
+    header(draw, _farmer(tr, state.current, names), tr("TURN %d") % (state.turns[state.current] + 1),
            _alarm(tr, camera_ok))
     herd_grid(draw, state.farm)
     # Progress towards a complete farm: one box per species, filled when held.
@@ -77,11 +81,11 @@ def _events(draw, x: int, y: int, events: Sequence[Event], tr: Translate) -> Non
 
 
 def roll_result(state: GameState, tr: Translate, player: int | None = None,
-                camera_ok: bool = True) -> Image.Image:
+                camera_ok: bool = True, names: Sequence[str] = ()) -> Image.Image:
     """The last roll: the two dice and what they did to the farm that rolled them."""
     image, draw = blank()
     who = player if player is not None else (state.current - 1) % state.players
-    header(draw, _farmer(tr, who) + " " + tr("ROLL"), "", _alarm(tr, camera_ok))
+    header(draw, _farmer(tr, who, names) + " " + tr("ROLL"), "", _alarm(tr, camera_ok))
     if state.last_roll is not None:
         die(draw, (2, BODY + 4), state.last_roll.green, red=False, scale=2)
         die(draw, (34, BODY + 4), state.last_roll.red, red=True, scale=2)
@@ -91,21 +95,21 @@ def roll_result(state: GameState, tr: Translate, player: int | None = None,
 
 
 def predator(state: GameState, tr: Translate, player: int | None = None,
-             camera_ok: bool = True) -> Image.Image:
+             camera_ok: bool = True, names: Sequence[str] = ()) -> Image.Image:
     """Fox and/or wolf came: the predator big, what was lost, or which dog saved the farm."""
     image, draw = blank()
     who = player if player is not None else (state.current - 1) % state.players
     kinds = {e.kind for e in state.last_events}
     saved = [e for e in state.last_events if e.kind is EventKind.DOG_USED]
     roll = state.last_roll
-    names = [n for n, on in (("fox", roll is not None and roll.fox),
-                             ("wolf", roll is not None and roll.wolf)) if on]
-    title = " ".join(tr("FOX!") if n == "fox" else tr("WOLF!") for n in names)
-    header(draw, _farmer(tr, who), title, _alarm(tr, camera_ok))
-    scale = 3 if len(names) == 1 else 2
-    for i, name in enumerate(names):
+    came = [n for n, on in (("fox", roll is not None and roll.fox),
+                            ("wolf", roll is not None and roll.wolf)) if on]
+    title = " ".join(tr("FOX!") if n == "fox" else tr("WOLF!") for n in came)
+    header(draw, _farmer(tr, who, names), title, _alarm(tr, camera_ok))
+    scale = 3 if len(came) == 1 else 2
+    for i, name in enumerate(came):
         draw_icon(draw, (2 + i * 26, BODY + 3), name, scale)
-    x = 44 if len(names) == 1 else 56
+    x = 44 if len(came) == 1 else 56
     if saved and not (kinds & {EventKind.LOST_TO_FOX, EventKind.LOST_TO_WOLF}):
         draw_text(draw, (x, BODY + 1), fit(tr("THE DOG SAVED"), WIDTH - x))
         draw_text(draw, (x, BODY + 1 + LINE), fit(tr("THE FARM!"), WIDTH - x))
@@ -148,11 +152,13 @@ def trade(state: GameState, menu: Sequence[object], cursor: int, tr: Translate,
 
 
 def consent(state: GameState, offer: object, tr: Translate,
-            camera_ok: bool = True) -> Image.Image:
+            camera_ok: bool = True, names: Sequence[str] = ()) -> Image.Image:
     """Compact: the partner must agree on the buttons."""
     image, draw = blank()
     partner = offer.partner  # type: ignore[attr-defined]
-    header(draw, tr("FARMER %d, OK?") % (partner + 1), "", _alarm(tr, camera_ok))
+    name = seat_name(names, partner)
+    header(draw, (name.upper() + ", OK?") if name else tr("FARMER %d, OK?") % (partner + 1), "",
+           _alarm(tr, camera_ok))
     ex: Exchange = offer.exchange  # type: ignore[attr-defined]
     draw_text(draw, (0, BODY + 2), fit(tr("YOU GET"), 40))
     herd_row(draw, 42, BODY, ex.gives)
@@ -163,11 +169,11 @@ def consent(state: GameState, offer: object, tr: Translate,
 
 
 def dice_entry(state: GameState, red: bool, index: int, green_face: Face | None,
-               tr: Translate, camera_ok: bool = True) -> Image.Image:
+               tr: Translate, camera_ok: bool = True, names: Sequence[str] = ()) -> Image.Image:
     """Enter a roll by hand: pick the green die's face, then the red one's."""
     image, draw = blank()
     faces = (RED if red else GREEN).distinct()
-    header(draw, tr("RED DIE") if red else tr("GREEN DIE"), _farmer(tr, state.current),
+    header(draw, tr("RED DIE") if red else tr("GREEN DIE"), _farmer(tr, state.current, names),
            _alarm(tr, camera_ok))
     for i, face in enumerate(faces):
         x = 1 + i * 25
@@ -183,10 +189,10 @@ def dice_entry(state: GameState, red: bool, index: int, green_face: Face | None,
 
 
 def confirm(state: GameState, faces: tuple[Face, Face], confidence: float, tr: Translate,
-            camera_ok: bool = True) -> Image.Image:
+            camera_ok: bool = True, names: Sequence[str] = ()) -> Image.Image:
     """The camera is unsure: is this the roll?"""
     image, draw = blank()
-    header(draw, tr("IS THIS THE ROLL?"), _farmer(tr, state.current), _alarm(tr, camera_ok))
+    header(draw, tr("IS THIS THE ROLL?"), _farmer(tr, state.current, names), _alarm(tr, camera_ok))
     die(draw, (2, BODY + 4), faces[0], red=False, scale=2)
     die(draw, (34, BODY + 4), faces[1], red=True, scale=2)
     draw_text(draw, (70, BODY + 6), fit(tr("SURE %d%%") % round(confidence * 100), 58))
@@ -195,13 +201,14 @@ def confirm(state: GameState, faces: tuple[Face, Face], confidence: float, tr: T
     return image
 
 
-def winner(state: GameState, tr: Translate, camera_ok: bool = True) -> Image.Image:
+def winner(state: GameState, tr: Translate, camera_ok: bool = True,
+           names: Sequence[str] = ()) -> Image.Image:
     """A complete farm: the winner (and the places so far when playing on)."""
     image, draw = blank()
     first = state.winner if state.winner is not None else 0
     header(draw, tr("WINNER"), "", _alarm(tr, camera_ok))
     draw_icon(draw, (2, BODY + 2), "star", 3)
-    draw_text(draw, (44, BODY + 2), fit(_farmer(tr, first), WIDTH - 44))
+    draw_text(draw, (44, BODY + 2), fit(_farmer(tr, first, names), WIDTH - 44))
     draw_text(draw, (44, BODY + 2 + LINE), fit(tr("WINS!"), WIDTH - 44))
     for i, animal in enumerate(LIVESTOCK):
         draw_icon(draw, (44 + i * 16, BODY + 4 + 2 * LINE), animal.key)
@@ -222,4 +229,5 @@ def new_game(tr: Translate) -> Image.Image:
 
 
 __all__ = ["camera_gone", "confirm", "consent", "dice_entry", "farm", "journal_repaired",
-           "new_game", "predator", "progress", "roll_result", "stock", "trade", "winner"]
+           "new_game", "predator", "progress", "roll_result", "stock", "table_view", "trade",
+           "winner"]

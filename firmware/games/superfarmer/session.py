@@ -39,7 +39,8 @@ Commit = Callable[[Action, GameState], None]
 
 class Phase(enum.Enum):
     FARM = "farm"            # the current farm; ok: enter dice, next: exchange, prev: herd
-    STOCK = "stock"          # the main herd
+    STOCK = "stock"          # the main herd; prev: the table view's address
+    TABLE_VIEW = "table_view"  # the table view's URL and QR code (phones scan it)
     LAST_ROLL = "last_roll"  # the last roll and what it did
     TRADE = "trade"          # the exchange menu
     CONSENT = "consent"      # compact: the partner's OK for a trade
@@ -86,6 +87,10 @@ class Session:
         self.progress: tuple[str, float] | None = None
         #: The farm that rolled last (None: not known since the start).
         self.rolled_by: int | None = None
+        #: Who saw the last roll settled here: "camera", "buttons" or "web" (None: not known).
+        self.rolled_from: str | None = None
+        #: The camera's observation of the last roll settled (its crops), or None.
+        self.last_seen: RollSeen | None = None
 
     # -- state ----------------------------------------------------------
     @property
@@ -136,9 +141,12 @@ class Session:
             self.phase = Phase.LAST_ROLL
 
     def _on_stock(self, b: str) -> None:
+        self.phase = Phase.TABLE_VIEW if b == "prev" else Phase.FARM
+
+    def _on_last_roll(self, b: str) -> None:
         self.phase = Phase.FARM
 
-    _on_last_roll = _on_stock
+    _on_table_view = _on_last_roll
 
     def _on_trade(self, b: str) -> None:
         n = len(self.menu)
@@ -191,7 +199,7 @@ class Session:
     def _on_confirm(self, b: str) -> None:
         seen = self.seen
         if b == "ok" and seen is not None and seen.roll is not None:
-            self.settle(seen.roll, "camera")
+            self.settle(seen.roll, "camera", seen)
         elif seen is not None and seen.faces is not None:
             # Not what the camera thinks: enter it by hand, starting from its guess.
             self.green = GREEN_FACES.index(seen.faces[0])
@@ -217,12 +225,13 @@ class Session:
             self.phase = Phase.WINNER
 
     # -- settling -----------------------------------------------------------
-    def settle(self, roll: Roll, source: str) -> None:
-        """Settle ``roll`` for the current farm and show what it did."""
+    def settle(self, roll: Roll, source: str, seen: RollSeen | None = None) -> None:
+        """Settle ``roll`` for the current farm and show what it did; ``source`` (camera,
+        buttons, web) is journaled with it, ``seen`` is the camera's observation of it."""
         places = len(self.state.places)
         roller = self.state.current
         self._do({"action": "roll", "roll": str(roll), "source": source})
-        self.rolled_by = roller
+        self.rolled_by, self.rolled_from, self.last_seen = roller, source, seen
         self.seen = None
         for event in self.state.last_events:
             if event.kind is EventKind.LOST_TO_FOX and "fox" not in self.alerts:
@@ -244,6 +253,17 @@ class Session:
         """Start a new game with the same players and rules (the journal rotates)."""
         self._do(new_game_action(self.players, self.rules))
         self.phase, self.seen, self.notice = Phase.FARM, None, None
+        self.rolled_by = self.rolled_from = self.last_seen = None
+        self.menu = []
+
+    def entered(self, roll: Roll, source: str) -> None:
+        """A roll entered whole from elsewhere than the buttons (the table view): settled at
+        once, as the buttons' entry is; ValueError when no roll can be settled now."""
+        if self.state.over or self.phase in (Phase.WINNER, Phase.NEW_GAME, Phase.CONSENT):
+            raise ValueError(f"no roll now ({self.phase.value.replace('_', ' ')})")
+        self.notice = None
+        self.armed = False  # the dice on the table are this roll
+        self.settle(roll, source)
 
     # -- camera -------------------------------------------------------------
     def roll_seen(self, obs: RollSeen, now: float) -> None:
@@ -261,7 +281,10 @@ class Session:
         self.armed = False
         if obs.confidence >= CONFIDENT:
             self.notice = None
-            self.settle(Roll(*obs.faces), "camera")
+            # A confirmation (from the page) has no pictures: the unsure read's are the roll's.
+            unsure = self.seen if self.phase is Phase.CONFIRM else None
+            self.settle(Roll(*obs.faces), obs.source,
+                        unsure if unsure is not None and not obs.crops else obs)
         else:
             self.seen = obs
             self.phase = Phase.CONFIRM

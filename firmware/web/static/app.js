@@ -44,6 +44,18 @@ function chart(points, players) {
     el("span", {style: `color:${COLOURS[p % COLOURS.length]};margin-right:.6rem`}, "\u25A0 " + name(p)))));
 }
 
+const SOURCES = {camera: "read by the camera", buttons: "entered on the buttons", web: "entered on the web"};
+
+// What the reader saw: each die's crop from the camera, the face it read and how sure it was.
+function seen(read, title) {
+  const pct = Math.round(100 * read.confidence);
+  return el("div", {class: "seen"}, ...read.dice.filter(d => d.crop).map(d =>
+    el("figure", {class: "crop " + d.die, "data-die": d.die, "data-face": d.face || ""},
+      el("img", {src: d.crop, alt: d.die + " die as the camera saw it", width: 72, height: 72}),
+      el("figcaption", {}, `${d.face || "?"} \u00b7 ${pct}%`))),
+    el("p", {class: "seen-note"}, `${title}: ${read.faces.map(f => f || "?").join(" + ")}, ${pct}% sure (${read.reason})`));
+}
+
 function superfarmer(v) {
   document.getElementById("title").textContent = "Super Farmer";
   const who = v.over ? `game over: ${name(v.places[0])} won` : `${name(v.current)}'s turn ${v.turns[v.current] + 1}`;
@@ -58,10 +70,16 @@ function superfarmer(v) {
     const [g, r] = v.last_roll.faces;
     roll.append(el("span", {class: "die green", "data-face": g}, icon(g), g),
                 el("span", {class: "die red", "data-face": r}, icon(r), r));
-    if (v.last_roll.by !== null && v.last_roll.by !== undefined) roll.append(el("p", {}, "by " + name(v.last_roll.by)));
+    const by = v.last_roll.by !== null && v.last_roll.by !== undefined ? "by " + name(v.last_roll.by) : "";
+    const source = v.last_roll.source ? SOURCES[v.last_roll.source] || v.last_roll.source : "";
+    roll.append(el("p", {id: "roll-source", "data-source": v.last_roll.source || ""}, [by, source].filter(Boolean).join(", ")));
+    if (v.last_roll.read && v.last_roll.source === "camera") roll.append(seen(v.last_roll.read, "the camera saw"));
   } else roll.append(el("p", {}, "no roll yet"));
-  if (v.unsure) roll.append(el("p", {class: "unsure", id: "unsure-read"},
-    `unsure read: ${v.unsure.faces.join(" + ")} (${Math.round(100 * v.unsure.confidence)}% sure)`));
+  if (v.unsure) {
+    roll.append(el("p", {class: "unsure", id: "unsure-read"},
+      `unsure read: ${v.unsure.faces.join(" + ")} (${Math.round(100 * v.unsure.confidence)}% sure)`));
+    roll.append(seen(v.unsure, "unsure"));
+  }
   const alert = document.getElementById("alert");
   alert.hidden = !v.predators.length;
   const victim = v.last_roll && v.last_roll.by !== null ? name(v.last_roll.by) : "the farm";
@@ -87,26 +105,48 @@ function cardgame(v) {
   document.getElementById("turn").textContent = (v.over ? "game over" : `round ${v.round}`) + ` \u00b7 record ${v.seq}`;
   for (const id of ["roll", "odds", "stock", "chart"]) document.getElementById(id).hidden = true;
   document.getElementById("alert").hidden = true;
+  document.getElementById("board").hidden = false;
   fill("farms", ...v.scores.map((s, i) => el("article", {class: "farm", "data-farm": i},
     el("h2", {}, el("span", {class: "farm-name"}, name(i)), el("span", {class: "value"}, s + " points")))));
-  const rows = v.rounds.map((r, n) => el("tr", {}, el("td", {}, "round " + (n + 1) + (r.predators.length ? " (" + r.predators.join(", ") + ")" : "")),
-    ...r.points.map((p, i) => el("td", {}, `${p} (+${r.cabbage[i]} cabbage)`))));
+  const rows = v.rounds.map((r, n) => el("tr", {class: "round", "data-round": n + 1}, el("td", {}, "round " + (n + 1) + (r.predators.length ? " (" + r.predators.join(", ") + ")" : "")),
+    ...r.points.map((p, i) => el("td", {class: "points", "data-seat": i}, `${p} (+${r.cabbage[i]} cabbage)`))));
   fill("board", el("h2", {}, "Rounds"), el("table", {},
     el("tr", {}, el("th", {}, ""), ...v.scores.map((_, i) => el("th", {}, name(i)))), ...rows));
+  choices("correct-round", v.rounds.map((_, n) => [n + 1, "round " + (n + 1)]));
+  choices("correct-seat", v.scores.map((_, i) => [i, name(i)]));
 }
 
 function funfarm(v) {
   document.getElementById("title").textContent = "Fun Farm";
   for (const id of ["roll", "odds", "stock", "chart"]) document.getElementById(id).hidden = true;
-  const st = v.state || {};
-  document.getElementById("turn").textContent = (st.phase || "") + ` \u00b7 record ${v.seq}`;
-  const scores = st.scores || [];
-  fill("farms", ...scores.map((s, i) => el("article", {class: "farm", "data-farm": i},
-    el("h2", {}, el("span", {class: "farm-name"}, name(i)), el("span", {class: "value"}, s + " points")))));
-  const board = fill("board", el("h2", {}, "Last action"));
-  board.append(el("pre", {}, JSON.stringify(v.action || {}, null, 1)));
-  const circle = st.circle || st.cards || [];
-  if (circle.length) board.append(el("p", {}, "circle: " + circle.join(", ")));
+  document.getElementById("board").hidden = false;
+  const state = v.over ? (v.winner !== null ? `game over: ${name(v.winner)} won` : "game over: a shared win")
+    : `round ${v.round} \u00b7 ${v.phase}` + (v.roll ? ` \u00b7 rolled ${v.roll}` : "");
+  document.getElementById("turn").textContent = state + ` \u00b7 record ${v.seq}`;
+  document.getElementById("alert").hidden = true;
+  fill("farms", ...v.scores.map((s, i) => el("article", {class: "farm" + (i === v.farmer ? " current" : ""), "data-farm": i},
+    el("h2", {}, el("span", {class: "farm-name"}, name(i)), el("span", {class: "value"}, s + (s === 1 ? " card" : " cards"))))));
+  const card = (id) => el("span", {class: "card" + (v.activated.includes(id) ? " activated" : "") + (v.uncaught.includes(id) ? " uncaught" : ""), "data-card": id}, id);
+  const races = v.takes.map((t, n) => el("li", {class: "take"},
+    `${t.players.map(name).join(" + ")} took ${t.cards.join(", ")}` +
+    (t.reaction_ms !== null ? ` in ${t.reaction_ms} ms` : " (awarded)") +
+    (t.lead_ms !== null ? `, ${t.lead_ms} ms ahead` : "")));
+  fill("board", el("h2", {}, "The circle"),
+    v.circle.length ? el("div", {class: "circle"}, ...v.circle.map(card)) : el("p", {}, "no card face up"),
+    el("p", {}, `${v.cards_left} cards to turn`),
+    el("h2", {}, "This round's races"), races.length ? el("ol", {id: "takes"}, ...races) : el("p", {}, "no race won yet"));
+  choices("award-player", v.contenders.map(i => [i, name(i)]));
+}
+
+// Fill a <select> with [value, label] pairs, keeping the one chosen when it is still there.
+function choices(id, pairs) {
+  const select = document.getElementById(id);
+  const keep = select.value;
+  const text = JSON.stringify(pairs);
+  if (select.dataset.choices === text) return;
+  select.dataset.choices = text;
+  select.replaceChildren(...pairs.map(([v, label]) => el("option", {value: v}, label)));
+  if (pairs.some(([v]) => String(v) === keep)) select.value = keep;
 }
 
 function render(v) {
@@ -124,9 +164,8 @@ function render(v) {
   if (row.childElementCount !== v.names.length) {
     row.replaceChildren(...v.names.map((n, i) => el("input", {class: "name", "data-seat": i, value: n, maxlength: 16, size: 10})));
   }
-  for (const id of ["green", "red", "send-roll", "new-game"]) {
-    const n = document.getElementById(id); if (n) n.parentElement.hidden = v.game !== "superfarmer";
-  }
+  for (const row of document.querySelectorAll("[data-game]"))
+    row.hidden = !row.dataset.game.split(" ").includes(v.game);
 }
 
 async function command(body) {
@@ -158,6 +197,12 @@ document.addEventListener("DOMContentLoaded", () => {
     green: document.getElementById("green").value, red: document.getElementById("red").value});
   document.getElementById("undo").onclick = () => command({command: "undo"});
   document.getElementById("new-game").onclick = () => command({command: "new_game"});
+  document.getElementById("send-award").onclick = () => command({command: "award",
+    player: Number(document.getElementById("award-player").value)});
+  document.getElementById("send-correct").onclick = () => command({command: "correct",
+    round: Number(document.getElementById("correct-round").value),
+    seat: Number(document.getElementById("correct-seat").value),
+    points: Number(document.getElementById("correct-points").value)});
   document.getElementById("send-names").onclick = () => command({command: "names",
     names: Array.from(document.querySelectorAll("input.name")).map(n => n.value)});
   fetch("/api/view").then(r => r.json()).then(render).finally(connect);
