@@ -272,6 +272,9 @@ class TableServer:
                            {"Retry-After": str(max(1, round(wait)))})
         if verdict != "ok":
             return _answer(403, "wrong PIN")
+        if getattr(self.box, "saving", False):  # the box retries a journal write: wait
+            return _answer(409, "not saved yet: the box cannot write its journal (disk full?); "
+                                "try again once it can")
         try:
             if body.get("command") == "names":
                 items = commands.names_command(body, int(self.view.get("players") or 0))

@@ -263,3 +263,63 @@ def test_fun_farm_buzzes_while_the_disk_is_full_wait_their_turn(tiny_disk):
     journal.close()
     assert [a["action"] for a in replay.actions[-2:]] == ["roll", "buzz"]
     assert replay.dropped == 0 and replay.state == session.state
+
+
+def test_the_table_view_refuses_commands_while_not_saved(tiny_disk, pins):
+    """A page command while the journal cannot be written is 409 "not saved yet" (not 202
+    and then lost); once the write is done the same command is taken."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from farmbox.firmware.web.server import TableServer
+
+    config = load_config().with_overrides(
+        hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
+        journal={"dir": str(tiny_disk)})
+    clock = Clock()
+    hw = open_hardware(config)
+    service = Service(config, hardware=hw, clock=clock)
+    session = service.start()
+    server = TableServer(service, "superfarmer", port=0, bind="127.0.0.1", pin="2468").start()
+
+    def send(command: str) -> tuple[int, str]:
+        data = json.dumps({"command": command, "pin": "2468", "green": "rabbit",
+                           "red": "sheep"}).encode()
+        request = urllib.request.Request(server.url + "api/command", data=data,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.load(answer)["message"]
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)["message"]
+
+    try:
+        filler = tiny_disk / "filler"
+        with open(filler, "wb", buffering=0) as fh:
+            try:
+                while True:
+                    fh.write(b"\0" * 512)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+        for _ in range(200):
+            service.inbox.put(Press("ok"))
+            service.drain()
+            if service.saving:
+                break
+        assert service.saving
+        seq = service.journal.seq
+        status, message = send("roll")
+        assert status == 409 and "not saved yet" in message
+        assert service.inbox.empty() and service.journal.seq == seq
+        filler.unlink()
+        clock.now += 10
+        service.step(timeout=0)
+        assert not service.saving and service.journal.seq == seq + 1
+        assert send("undo")[0] == 202
+        service.drain()
+        assert service.journal.seq == seq + 2 and session is service.session
+    finally:
+        server.stop()
+        service.close()
+        hw.close()
