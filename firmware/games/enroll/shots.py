@@ -259,39 +259,56 @@ class ShotSession:
         """Holding any button undoes the last kept photo (or leaves the done screen)."""
         self.act("finish" if self.phase is Phase.DONE else "undo", now)
 
+    def allowed(self) -> list[str]:
+        """The actions that apply now (the phone's page offers these)."""
+        phase, out = self.phase, []
+        if phase is Phase.CLEAR or phase is Phase.PROMPT and self.step is not None:
+            out.append("take")
+        if phase in (Phase.REVIEW, Phase.ERROR):
+            out.append("keep")
+        if phase in (Phase.CAPTURE, Phase.REVIEW, Phase.ERROR):
+            out.append("retake")
+        if phase in (Phase.PROMPT, Phase.CAPTURE, Phase.REVIEW, Phase.ERROR) \
+                and (self.order or self.background is not None):
+            out.append("undo")
+        if phase is Phase.CHECK:
+            out.append("redo")
+        if phase in (Phase.CHECK, Phase.DONE):
+            out.append("finish")
+        if phase in (Phase.CLEAR, Phase.PROMPT) and not self.kept and self.rounds == 0:
+            out.append("quit")
+        return out
+
     def act(self, action: str, now: float = 0.0) -> bool:
-        """Do ``action`` (one of :data:`ACTIONS`) if it applies now; False (and a "mistake"
-        alert) if it does not."""
+        """Do ``action`` (one of :data:`ACTIONS`) if it applies now (:meth:`allowed`); False
+        (and a "mistake" alert) if it does not."""
+        if action not in self.allowed():
+            self.alerts.append("mistake")
+            return False
         phase = self.phase
-        done = True
-        if action == "take" and (phase is Phase.CLEAR or phase is Phase.PROMPT and self.step is not None):
+        if action == "take":
             self._start_capture(now)
         elif action == "keep" and phase is Phase.REVIEW:
             self._keep()
         elif action in ("keep", "retake") and phase is Phase.ERROR:
             self.phase, self.error = self.error_phase, ""
-        elif action == "retake" and phase in (Phase.CAPTURE, Phase.REVIEW):
+        elif action == "retake":
             self.capture, self.phase = None, self._prompt_phase()
-        elif action == "undo" and phase in (Phase.PROMPT, Phase.CAPTURE, Phase.REVIEW, Phase.ERROR) \
-                and (self.order or self.background is not None):
+        elif action == "undo":
             if self.order:
                 self.kept.pop(self.order.pop())
             else:
                 self.background = None
             self.capture, self.error, self.phase = None, "", self._prompt_phase()
-        elif action == "redo" and phase is Phase.CHECK:
+        elif action == "redo":
             self._redo()
         elif action == "finish" and phase is Phase.CHECK:
             self.phase = Phase.DONE
-        elif action == "finish" and phase is Phase.DONE:
+        elif action == "finish":
             self.finished = True
-        elif action == "quit" and phase in (Phase.CLEAR, Phase.PROMPT) and not self.kept \
-                and self.rounds == 0:
+        elif action == "quit":
             self.phase = Phase.QUIT
-        else:
-            done = False
-            self.alerts.append("mistake")
-        return done
+        return True
 
     # -- camera -------------------------------------------------------------------
     def frame(self, frame: np.ndarray, now: float) -> None:
@@ -358,6 +375,7 @@ class ShotSession:
                 self.kept.pop(self.order.pop())
             raise
         try:
+            self.model_path.parent.mkdir(parents=True, exist_ok=True)
             check_writable_target(self.model_path)
             write_photos(self.samples_dir, photos, [] if self.background is None
                          else [("background.png", self.background)])
