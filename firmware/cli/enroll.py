@@ -110,7 +110,7 @@ def _session(args: argparse.Namespace, config: Any, samples: Path, model: Path) 
     if args.kind == "cards":
         from farmbox.firmware.games.enroll.cards import Cards, card_subjects
 
-        subjects = card_subjects(*_deck_cards(args.deck if args.deck is not None
+        subjects = card_subjects(*deck_cards(args.deck if args.deck is not None
                                               else config.funfarm.deck))
         return ShotSession(subjects, Cards(), samples, model, args.per_face)
     from farmbox.firmware.games.enroll.colour_dice import ColourDice, colour_subjects
@@ -118,11 +118,11 @@ def _session(args: argparse.Namespace, config: Any, samples: Path, model: Path) 
 
     deck = read_deck(config.funfarm.deck or None)
     faces = {"white": deck.white_faces, "black": deck.black_faces}
-    return ShotSession(colour_subjects(faces, _die_picture), ColourDice(), samples, model,
+    return ShotSession(colour_subjects(faces, die_picture), ColourDice(), samples, model,
                        args.per_face)
 
 
-def _deck_cards(path: str | None) -> tuple[list[str], Any, Any]:
+def deck_cards(path: str | None) -> tuple[list[str], Any, Any]:
     """(card ids, picture(id), name(id)) of a Fun Farm deck file or a text list of card ids."""
     from farmbox.firmware.games.funfarm.deck_file import read_deck
 
@@ -143,12 +143,12 @@ def _deck_cards(path: str | None) -> tuple[list[str], Any, Any]:
     cards = {c.id: c for c in deck.cards}
 
     def picture(card_id: str) -> Any:
-        return _card_picture(cards[card_id])
+        return card_picture(cards[card_id])
 
     return [c.id for c in deck.cards], picture, str.upper
 
 
-def _card_picture(card: Any) -> Any:
+def card_picture(card: Any) -> Any:
     """A Fun Farm card drawn with the game's own icons: its animal, its two small dice."""
     from PIL import Image, ImageDraw
 
@@ -162,7 +162,7 @@ def _card_picture(card: Any) -> Any:
     return image
 
 
-def _die_picture(die: str, colour: str) -> Any:
+def die_picture(die: str, colour: str) -> Any:
     """One colour die showing ``colour``, drawn with Fun Farm's own die icon."""
     from PIL import Image, ImageDraw
 

@@ -8,6 +8,7 @@ runs; see :mod:`farmbox.firmware.cli.enroll`), on the ``[web]`` port and PIN of 
   next, the photos kept, the actions that apply now, the weak subjects to shoot again;
 - ``GET /enroll/preview.jpg`` (PIN in the ``X-Farmbox-Pin`` header) what the camera sees, the
   found card or die outlined (the photo under review while one is);
+- ``GET /enroll/picture.png`` our own picture of the card or colour to show next;
 - ``POST /enroll/api/action`` ``{"pin", "action"}``: take, keep, retake, undo, redo, finish.
 
 Every action goes to :meth:`ShotBox.send`, the queue the box's own loop empties between two
@@ -18,6 +19,7 @@ and changes nothing; too many from one address are 429 for a while (:class:`PinG
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import threading
 import time
@@ -27,6 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 from aiohttp import web
+from PIL import Image
 
 from farmbox.firmware.games.enroll.shot_box import ShotBox
 from farmbox.firmware.games.enroll.shots import ACTIONS, Phase
@@ -71,7 +74,23 @@ def state(box: ShotBox) -> dict[str, Any]:
                 "photos": s.learned.photos, "seconds": round(s.learned.seconds, 1),
                 "weak": list(s.learned.weak), "model": str(s.learned.model_path)},
             "finished": s.finished,
+            "picture": step is not None and step.subject.picture is not None
+                       and s.phase is not Phase.CLEAR,
         }
+
+
+def subject_png(box: ShotBox, scale: int = 4) -> bytes | None:
+    """Our own picture of the card or colour to show next (the OLED's), as a PNG."""
+    with box.lock:
+        step = box.session.step
+        picture = None if step is None else step.subject.picture
+    if picture is None:
+        return None
+    big = picture.convert("L").resize((picture.width * scale, picture.height * scale),
+                                      Image.Resampling.NEAREST)
+    out = io.BytesIO()
+    big.save(out, "PNG")
+    return out.getvalue()
 
 
 def preview_jpeg(frame: np.ndarray, outline: np.ndarray | None) -> bytes:
@@ -194,6 +213,12 @@ class EnrollServer:
                             headers={"Cache-Control": "no-store",
                                      "X-Found": "1" if outline is not None else "0"})
 
+    async def picture(self, request: web.Request) -> web.Response:
+        data = subject_png(self.box)
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=data, content_type="image/png", headers={"Cache-Control": "no-store"})
+
     async def action(self, request: web.Request) -> web.Response:
         try:
             body = await request.json()
@@ -217,7 +242,7 @@ def routes(server: EnrollServer) -> list[web.RouteDef]:
     """The enrollment's routes (a table view's app could add the same)."""
     return [web.get("/enroll", server.page), web.get("/enroll/static/{name}", server.asset),
             web.get("/enroll/api/state", server.status), web.get("/enroll/preview.jpg", server.preview),
-            web.post("/enroll/api/action", server.action)]
+            web.get("/enroll/picture.png", server.picture), web.post("/enroll/api/action", server.action)]
 
 
 def _answer(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
@@ -225,4 +250,4 @@ def _answer(status: int, message: str, headers: dict[str, str] | None = None) ->
                              headers=headers)
 
 
-__all__ = ["EnrollServer", "preview_jpeg", "routes", "state"]
+__all__ = ["EnrollServer", "preview_jpeg", "routes", "state", "subject_png"]

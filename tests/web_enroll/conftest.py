@@ -10,6 +10,7 @@ import time
 import pytest
 
 from farmbox.firmware.box.config import load_config
+from farmbox.firmware.cli.enroll import deck_cards
 from farmbox.firmware.games.enroll.box import EnrollmentCancelled
 from farmbox.firmware.games.enroll.cards import Cards, card_subjects
 from farmbox.firmware.games.enroll.shot_box import ShotBox
@@ -32,7 +33,9 @@ class Enrollment:
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
             buttons={"debounce_ms": 1, "hold_time": 0.05})
         self.hw = open_hardware(config, camera=FeedCamera(timeout=0.5))
-        self.session = ShotSession(card_subjects(CARDS), Cards(jitter=2), tmp_path / "SAMPLES",
+        ids, picture, name = deck_cards(None)
+        assert all(card in ids for card in CARDS)
+        self.session = ShotSession(card_subjects(CARDS, picture, name), Cards(jitter=2), tmp_path / "SAMPLES",
                                    tmp_path / "cards.npz", 2)
         self.box = ShotBox(self.hw, self.session)
         self.server = EnrollServer(self.box, port=0, bind="127.0.0.1", pin=pin, clock=clock).start()

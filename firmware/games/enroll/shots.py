@@ -69,7 +69,7 @@ class Subject:
 
     label: str
     name: str
-    picture: Image.Image | None = None
+    picture: Image.Image | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

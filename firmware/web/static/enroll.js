@@ -34,6 +34,12 @@
     $("doing").textContent = doing(s);
     $("next").textContent = s.clear ? "the empty table" :
       (s.step ? `${s.step.name} (photo ${s.step.number} of ${s.step.of})` : "");
+    const key = s.picture && s.step ? `${s.step.label}` : "";
+    if ($("picture").dataset.key !== key) {
+      $("picture").dataset.key = key;
+      $("picture").hidden = !key;
+      if (key) $("picture").src = `/enroll/picture.png?card=${encodeURIComponent(key)}`;
+    }
     $("bar").style.width = `${Math.round(100 * (s.phase === "build" ? s.fraction : s.done / Math.max(1, s.total)))}%`;
     $("error").hidden = !s.error;
     $("error").textContent = s.error ? `${s.error}${s.detail ? ": " + s.detail : ""}` : "";
