@@ -11,6 +11,8 @@ from collections.abc import Callable
 from PIL import Image
 
 from farmbox.firmware.box.i18n import LANGUAGES
+from farmbox.firmware.cli.enroll import deck_cards, die_picture
+from farmbox.firmware.games.enroll import shot_screens
 from farmbox.firmware.games.enroll.screens import (
     building,
     capturing,
@@ -22,8 +24,6 @@ from farmbox.firmware.games.enroll.screens import (
     review,
     translator,
 )
-from farmbox.firmware.cli.enroll import deck_cards, die_picture
-from farmbox.firmware.games.enroll import shot_screens
 from farmbox.firmware.games.enroll.shots import Subject
 from tests.gallery import write_references
 

@@ -9,7 +9,7 @@ The photos are written as ``farmbox vision enroll colour-dice SAMPLES`` reads th
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -27,7 +27,7 @@ WORK_W = 320
 MIN_AREA, MAX_AREA = 0.0015, 0.08
 
 
-def colour_subjects(faces: dict[str, Sequence[str]],
+def colour_subjects(faces: Mapping[str, Sequence[str]],
                     picture: Callable[[str, str], Image.Image | None] | None = None) -> list[Subject]:
     """One subject per die and colour (``faces``: die -> its colours), labelled ``die/colour``,
     with ``picture(die, colour)`` for the screens."""
