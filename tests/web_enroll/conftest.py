@@ -28,14 +28,14 @@ CARDS = ["sheep-1", "pig-3"]
 class Enrollment:
     """The enrollment box (its loop on a thread) and its page."""
 
-    def __init__(self, tmp_path, clock: Clock, pin: str = PIN) -> None:
+    def __init__(self, tmp_path, clock: Clock, pin: str = PIN, reader: Cards | None = None) -> None:
         config = load_config().with_overrides(
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
             buttons={"debounce_ms": 1, "hold_time": 0.05})
         self.hw = open_hardware(config, camera=FeedCamera(timeout=0.5))
         ids, picture, name = deck_cards(None)
         assert all(card in ids for card in CARDS)
-        self.session = ShotSession(card_subjects(CARDS, picture, name), Cards(jitter=2), tmp_path / "SAMPLES",
+        self.session = ShotSession(card_subjects(CARDS, picture, name), reader or Cards(jitter=2), tmp_path / "SAMPLES",
                                    tmp_path / "cards.npz", 2)
         self.box = ShotBox(self.hw, self.session)
         self.server = EnrollServer(self.box, port=0, bind="127.0.0.1", pin=pin, clock=clock).start()

@@ -12,9 +12,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 import farmbox.firmware.games.enroll.shot_screens as shot_screens
-from farmbox.firmware.games.enroll.shots import Phase
+from farmbox.firmware.games.enroll.cards import Cards
+from farmbox.firmware.games.enroll.shots import Lesson, Phase
+from farmbox.hw.pins import simulated_pins
 
-from .conftest import PIN
+from .conftest import CARDS, PIN, Clock, Enrollment
 
 WAIT = 15
 
@@ -89,3 +91,60 @@ def test_a_wrong_pin_from_the_page_is_403_and_changes_nothing(enrollment, card_t
     with enrollment.box.lock:
         assert enrollment.session.phase is Phase.PROMPT and enrollment.session.progress()[0] == 0
     assert not page(browser)["preview"]
+
+
+class FirstRoundWeak(Cards):
+    """The reader's own learning, with its check calling pig-3 weak in the first round."""
+
+    def __init__(self) -> None:
+        super().__init__(jitter=2)
+        self.rounds = 0
+
+    def learn(self, photos, on_progress):
+        lesson = super().learn(photos, on_progress)
+        self.rounds += 1
+        return Lesson(lesson.model, ("pig-3",) if self.rounds == 1 else ())
+
+
+def test_the_page_names_the_weak_cards_and_redoes_them(tmp_path, card_table, browser):
+    browser.set_window_size(390, 1100)
+    with simulated_pins():
+        e = Enrollment(tmp_path, Clock(), reader=FirstRoundWeak())
+        try:
+            browser.get(e.url)
+            browser.find_element(By.ID, "pin").send_keys(PIN)
+            until(browser, lambda p: p["phase"] == "prompt")
+            for card in CARDS:  # on the box's buttons this time
+                for n in (1, 2):
+                    e.hw.camera.push(card_table.card(card, n))
+                    e.wait(lambda s: s.phase is Phase.PROMPT)
+                    e.hw.buttons.tap("ok")
+                    e.wait(lambda s: s.phase is Phase.REVIEW)
+                    e.hw.buttons.tap("ok")
+            e.wait(lambda s: s.phase is Phase.CHECK, timeout=60)
+            shown = until(browser, lambda p: p["phase"] == "check")
+            assert shown["weak"] == ["PIG-3"] and sorted(shown["enabled"]) == ["finish", "redo"]
+            out = os.environ.get("FARMBOX_SCREENSHOTS")
+            if out:
+                browser.save_screenshot(str(Path(out) / "enroll-phone-weak.png"))
+            browser.find_element(By.ID, "redo").click()
+            assert answer(browser) == "202"
+            shown = until(browser, lambda p: p["phase"] == "prompt")
+            assert shown["next"] == "PIG-3 (photo 1 of 2)" and shown["count"] == "2/4"
+            for n in (3, 4):
+                e.hw.camera.push(card_table.card("pig-3", n))
+                until(browser, lambda p, kept=n - 1: p["phase"] == "prompt" and p["done"] == str(kept)
+                      and "take" in p["enabled"])
+                browser.find_element(By.ID, "take").click()
+                assert answer(browser) == "202"
+                until(browser, lambda p: p["phase"] == "review")
+                browser.find_element(By.ID, "keep").click()
+                assert answer(browser) == "202"
+            e.wait(lambda s: s.phase is Phase.DONE, timeout=60)
+            shown = until(browser, lambda p: p["phase"] == "done")
+            assert shown["weak"] == [] and e.session.learned.weak == ()
+            browser.find_element(By.ID, "finish").click()
+            assert answer(browser) == "202"
+            e.wait(lambda s: s.finished)
+        finally:
+            e.close()

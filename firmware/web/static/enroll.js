@@ -75,7 +75,7 @@
           $("preview").hidden = false;
           $("no-preview").hidden = true;
           const found = r.headers.get("X-Found") === "1";
-          $("found").hidden = false;
+          $("found").hidden = !(state && ["prompt", "review"].includes(state.phase));
           $("found").textContent = found ? "found" : "nothing found";
           $("found").dataset.found = found ? "1" : "0";
         } else if (r.status === 403 || r.status === 429) {
