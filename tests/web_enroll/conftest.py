@@ -19,7 +19,7 @@ from farmbox.firmware.web.enroll import EnrollServer
 from farmbox.hw import FeedCamera, open_hardware
 from farmbox.hw.pins import simulated_pins
 from tests.enroll_box.conftest import CardTable
-from tests.web.conftest import Clock, browser  # noqa: F401  (the session's chromium)
+from tests.web.conftest import Clock, browser, clock, table  # noqa: F401  (tests/web's fixtures)
 
 PIN = "2468"
 CARDS = ["sheep-1", "pig-3"]
@@ -28,7 +28,7 @@ CARDS = ["sheep-1", "pig-3"]
 class Enrollment:
     """The enrollment box (its loop on a thread) and its page."""
 
-    def __init__(self, tmp_path, clock: Clock, pin: str = PIN, reader: Cards | None = None) -> None:
+    def __init__(self, tmp_path, guard_clock: Clock, pin: str = PIN, reader: Cards | None = None) -> None:
         config = load_config().with_overrides(
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
             buttons={"debounce_ms": 1, "hold_time": 0.05})
@@ -38,7 +38,7 @@ class Enrollment:
         self.session = ShotSession(card_subjects(CARDS, picture, name), reader or Cards(jitter=2), tmp_path / "SAMPLES",
                                    tmp_path / "cards.npz", 2)
         self.box = ShotBox(self.hw, self.session)
-        self.server = EnrollServer(self.box, port=0, bind="127.0.0.1", pin=pin, clock=clock).start()
+        self.server = EnrollServer(self.box, port=0, bind="127.0.0.1", pin=pin, clock=guard_clock).start()
         self.error: list[BaseException] = []
         self._loop = threading.Thread(target=self._run, name="enroll-loop", daemon=True)
         self._loop.start()

@@ -96,3 +96,10 @@ def test_without_a_pin_the_page_is_read_only(tmp_path, card_table):
                 assert e.session.phase is Phase.PROMPT
         finally:
             e.close()
+
+
+def test_the_table_view_sends_enrollment_to_farmbox_enroll(table):
+    """While a game runs, /enroll on its table view says how to enroll (and changes nothing)."""
+    status, body, _ = call(table.url + "enroll")
+    assert status == 409 and b"farmbox enroll cards" in body
+    assert table.box.journal.seq == 1
