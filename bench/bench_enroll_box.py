@@ -1,6 +1,7 @@
 """Figures for the device's guided enrollments: finding the die or card in a photo, learning.
 
-    .venv/bin/python bench/bench_enroll_box.py [--per-face 3] [--setup 3]   # the dice
+    .venv/bin/python bench/bench_enroll_box.py                   # all three, as below
+    .venv/bin/python bench/bench_enroll_box.py --kind dice [--per-face 3] [--setup 3]
     .venv/bin/python bench/bench_enroll_box.py --kind cards [--per-face 3]  # Fun Farm's 24 cards
     .venv/bin/python bench/bench_enroll_box.py --kind colour-dice           # 2 dice x 6 colours
 
@@ -101,13 +102,15 @@ def shots(kind: str, per_face: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", choices=("dice", "cards", "colour-dice"), default="dice")
+    parser.add_argument("--kind", choices=("all", "dice", "cards", "colour-dice"), default="all")
     parser.add_argument("--per-face", type=int, default=3)
     parser.add_argument("--setup", type=int, default=3)
     args = parser.parse_args()
-    if args.kind != "dice":
-        shots(args.kind, args.per_face)
-        return
+    if args.kind in ("all", "cards", "colour-dice"):
+        for kind in ("cards", "colour-dice") if args.kind == "all" else (args.kind,):
+            shots(kind, args.per_face)
+        if args.kind != "all":
+            return
     setup = Setup.from_seed(args.setup)
     background = render_background(0, setup=setup)
     enrollment = DiceEnrollment(EnrollmentPlan(per_face=args.per_face))
