@@ -11,7 +11,7 @@ runs; see :mod:`farmbox.firmware.cli.enroll`), on the ``[web]`` port and PIN of 
 - ``GET /enroll/picture.png`` our own picture of the card or colour to show next;
 - ``POST /enroll/api/action`` ``{"pin", "action"}``: take, keep, retake, undo, redo, finish.
 
-Every action goes to :meth:`ShotBox.send`, the queue the box's own loop empties between two
+Every action goes to :meth:`GuidedBox.send`, the queue the box's own loop empties between two
 button events, so it goes through the same session as a button press. A wrong PIN is 403
 and changes nothing; too many from one address are 429 for a while (:class:`PinGuard`).
 """
@@ -31,8 +31,8 @@ import numpy as np
 from aiohttp import web
 from PIL import Image
 
-from farmbox.firmware.games.enroll.shot_box import ShotBox
-from farmbox.firmware.games.enroll.shots import ACTIONS, Phase
+from farmbox.firmware.games.enroll.guided import GuidedBox
+from farmbox.firmware.games.enroll.shots import ACTIONS
 from farmbox.firmware.web.guard import PinGuard
 
 log = logging.getLogger("farmbox.web.enroll")
@@ -50,40 +50,18 @@ def _static(name: str) -> bytes:
     return resources.files("farmbox.firmware.web").joinpath("static", name).read_bytes()
 
 
-def state(box: ShotBox) -> dict[str, Any]:
+def state(box: GuidedBox) -> dict[str, Any]:
     """What the page shows, read under the box's lock (one consistent picture)."""
     with box.lock:
-        s = box.session
-        done, total = s.progress()
-        step = s.step
-        message, _, detail = s.error.partition("|")
-        return {
-            "kind": s.reader.kind,
-            "phase": s.phase.value,
-            "done": done, "total": total,
-            "step": None if step is None or s.phase is Phase.CLEAR else {
-                "label": step.subject.label, "name": step.subject.name,
-                "number": step.number, "of": s.per_subject},
-            "clear": s.phase is Phase.CLEAR or (s.phase is Phase.REVIEW and s.reader.wants_table
-                                                and s.background is None),
-            "error": message, "detail": detail,
-            "fraction": round(s.fraction, 3),
-            "weak": [sub.name for sub in s.weak],
-            "actions": s.allowed(),
-            "learned": None if s.learned is None else {
-                "photos": s.learned.photos, "seconds": round(s.learned.seconds, 1),
-                "weak": list(s.learned.weak), "model": str(s.learned.model_path)},
-            "finished": s.finished,
-            "picture": step is not None and step.subject.picture is not None
-                       and s.phase is not Phase.CLEAR,
-        }
+        view = box.view()
+        view["picture"] = box.picture() is not None
+        return view
 
 
-def subject_png(box: ShotBox, scale: int = 4) -> bytes | None:
-    """Our own picture of the card or colour to show next (the OLED's), as a PNG."""
+def subject_png(box: GuidedBox, scale: int = 4) -> bytes | None:
+    """Our own picture of the card, colour or die face to show next (the OLED's), as a PNG."""
     with box.lock:
-        step = box.session.step
-        picture = None if step is None else step.subject.picture
+        picture = box.picture()
     if picture is None:
         return None
     big = picture.convert("L").resize((picture.width * scale, picture.height * scale),
@@ -111,7 +89,7 @@ def preview_jpeg(frame: np.ndarray, outline: np.ndarray | None) -> bytes:
 class EnrollServer:
     """Serve ``/enroll`` for ``box`` on ``bind``:``port`` (0: any free port)."""
 
-    def __init__(self, box: ShotBox, *, port: int = 8080, bind: str = "0.0.0.0", pin: str = "",
+    def __init__(self, box: GuidedBox, *, port: int = 8080, bind: str = "0.0.0.0", pin: str = "",
                  clock: Any = time.monotonic) -> None:
         self.box = box
         self.port = port
