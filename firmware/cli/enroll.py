@@ -1,5 +1,5 @@
 """``farmbox enroll dice|cards|colour-dice``: the guided enrollment on the box's own buttons,
-camera and OLED (and, with ``[web] pin`` set, from a phone at ``http://BOX:PORT/enroll``).
+camera and OLED (and, with ``[web] port`` and ``pin`` set, from a phone at ``http://BOX:PORT/enroll``).
 
 Stop the service first (``systemctl stop farmbox``): both want the same buttons and camera.
 That is also why the phone's page is served by this command and not by ``farmbox run``: the
@@ -12,8 +12,10 @@ Each writes the same SAMPLES layout and model as ``farmbox vision enroll KIND``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +87,13 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def _dice(args: argparse.Namespace, config: Any, samples: Path, model: Path) -> int:
-    from farmbox.firmware.games.enroll.box import EnrollmentCancelled, run_enrollment
+    from farmbox.firmware.games.enroll.box import EnrollmentBox, EnrollmentCancelled
     from farmbox.hw import open_hardware
 
     hardware = open_hardware(config, strict_camera=True)
     try:
-        written = run_enrollment(hardware, samples, model, args.per_face)
+        with _served(args, config, EnrollmentBox(hardware, samples, model, args.per_face)) as box:
+            written = box.run()
     except EnrollmentCancelled:
         print("farmbox enroll: cancelled on the box; nothing written", file=sys.stderr)
         return 1
@@ -101,6 +104,24 @@ def _dice(args: argparse.Namespace, config: Any, samples: Path, model: Path) -> 
         print(f"set [vision] dice_model = \"{written}\" in {config.source} to use it",
               file=sys.stderr)
     return 0
+
+
+@contextlib.contextmanager
+def _served(args: argparse.Namespace, config: Any, box: Any) -> Iterator[Any]:
+    """``box`` with its /enroll page served while it runs (when asked, or [web] port and pin
+    are set); the address is printed."""
+    web = args.web if args.web is not None else bool(config.web.port and config.web.pin)
+    if not web:
+        yield box
+        return
+    from farmbox.firmware.web.enroll import EnrollServer
+
+    server = EnrollServer(box, port=config.web.port, bind=config.web.bind, pin=config.web.pin).start()
+    print(f"enroll from a phone: {server.url}", flush=True)
+    try:
+        yield box
+    finally:
+        server.stop()
 
 
 def _session(args: argparse.Namespace, config: Any, samples: Path, model: Path) -> Any:
@@ -178,24 +199,14 @@ def _shots(args: argparse.Namespace, config: Any, session: Any, configured: str)
     from farmbox.firmware.games.enroll.shot_box import ShotBox
     from farmbox.hw import open_hardware
 
-    web = args.web if args.web is not None else bool(config.web.port and config.web.pin)
     hardware = open_hardware(config, strict_camera=True)
-    server = None
     try:
-        box = ShotBox(hardware, session)
-        if web:
-            from farmbox.firmware.web.enroll import EnrollServer
-
-            server = EnrollServer(box, port=config.web.port, bind=config.web.bind,
-                                  pin=config.web.pin).start()
-            print(f"enroll from a phone: {server.url}", flush=True)
-        box.run()
+        with _served(args, config, ShotBox(hardware, session)) as box:
+            box.run()
     except EnrollmentCancelled:
         print("farmbox enroll: cancelled on the box; nothing written", file=sys.stderr)
         return 1
     finally:
-        if server is not None:
-            server.stop()
         hardware.close()
     learned = session.learned
     weak = f"; still weak: {', '.join(learned.weak)}" if learned.weak else ""

@@ -3,7 +3,8 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const KIND = {"cards": ["Enroll the cards", "card"], "colour-dice": ["Enroll the colour dice", "colour"]};
+  const KIND = {"cards": ["Enroll the cards", "card"], "colour-dice": ["Enroll the colour dice", "die, this colour up,"],
+                "dice": ["Enroll the dice", "die, this face up,"]};
   let state = null;
   let previewUrl = null;
   let previewBusy = false;
