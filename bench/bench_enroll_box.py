@@ -97,7 +97,7 @@ def shots(kind: str, per_face: int) -> None:
     print(f"{kind}: {len(session.subjects)} subjects x {per_face} = {learned.photos} photos "
           f"{w}x{h} ({retakes} retaken: nothing found); find {1000 * statistics.median(finds):.0f} ms median per photo; learn, "
           f"write and check {learned.seconds:.1f} s ({len(marks)} progress steps, the first after "
-          f"{marks[0]:.1f} s); weak: {', '.join(learned.weak) or 'none'}")
+          f"{marks[0]:.1f} s, the last {marks[-1]:.1f} s); weak: {', '.join(learned.weak) or 'none'}")
 
 
 def main() -> None:

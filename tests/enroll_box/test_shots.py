@@ -62,9 +62,10 @@ def test_the_oled_names_each_card_and_the_photos_become_a_deck_that_reads(
     learned = session.learned
     assert learned.photos == 8 and learned.model_path.is_file()
     # the progress bar was on the OLED, from 0 % up, before the last screen
-    learning = [shot_screens.learning(en, "cards", f).tobytes() for f in (0.0, 0.5, 1.0)]
-    where = [shown.index(image) for image in learning]
-    assert where == sorted(where)
+    bars = {shot_screens.learning(en, "cards", p / 100).tobytes(): p for p in range(101)}
+    percents = [bars[image] for image in shown if image in bars]
+    assert percents[0] == 0 and percents == sorted(percents) and len(set(percents)) >= 2
+    assert shown[-1] not in bars
     shows(box)
     # the photos in the CLI's layout: SAMPLES/<card>/<n>.png, exactly the frames taken
     files = sorted(p.relative_to(learned.samples_dir).as_posix()

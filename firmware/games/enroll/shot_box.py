@@ -8,6 +8,7 @@ box's buttons and camera and draws its screens; the loop and the phone's side ar
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from PIL import Image
 
 import farmbox.firmware.games.enroll.shot_screens as shot_screens
 from farmbox.firmware.games.enroll.box import EnrollmentCancelled
-from farmbox.firmware.games.enroll.guided import GuidedBox
+from farmbox.firmware.games.enroll.guided import POLL, GuidedBox
 from farmbox.firmware.games.enroll.shots import Phase, ShotSession
 from farmbox.hw import Hardware
 
@@ -31,6 +32,8 @@ class ShotBox(GuidedBox):
                  clock: Callable[[], float] = time.monotonic, language: str | None = None) -> None:
         self.kind = session.reader.kind
         self.session: ShotSession = session
+        #: How far learning is, 0..1, while it runs (the OLED's bar and the page's).
+        self.fraction = 0.0
         super().__init__(hardware, clock, language)
 
     def allowed(self) -> list[str]:
@@ -78,7 +81,8 @@ class ShotBox(GuidedBox):
                 "number": step.number, "of": s.per_subject},
             "clear": s.phase is Phase.CLEAR or (s.phase is Phase.REVIEW and s.reader.wants_table
                                                 and s.background is None),
-            "error": message, "detail": detail, "fraction": round(s.fraction, 3),
+            "error": message, "detail": detail,
+            "fraction": round(self.fraction if s.phase is Phase.BUILD else s.fraction, 3),
             "weak": [sub.name for sub in s.weak], "actions": s.allowed(),
             "learned": None if s.learned is None else {
                 "photos": s.learned.photos, "seconds": round(s.learned.seconds, 1),
@@ -87,22 +91,56 @@ class ShotBox(GuidedBox):
         }
 
     def build(self) -> None:
-        """Learn with a progress screen; errors stay on the screen for a retake."""
+        """Learn on a worker thread while the OLED shows a progress bar; errors stay on the
+        screen for a retake.
+
+        The reader reports a step per photo (:attr:`Reader.progress_share` of the whole time);
+        after the last one it fits and checks without reporting, so the rest of the bar moves
+        with the time that part took so far, the first part's time scaled by its share (and
+        stops short of the end until learning is done).
+        """
         session, kind = self.session, self.kind
-        self.show(shot_screens.learning(self.tr, kind, 0.0))
-        shown = [-1]
+        share = max(0.05, min(1.0, getattr(session.reader, "progress_share", 1.0)))
+        started = self.clock()
+        reported = [0.0, -1.0]  # share of the reader's steps done; when the last came
+
+        stepped = threading.Event()
 
         def progress(done: int, total: int) -> None:
-            percent = round(100 * done / max(1, total))
-            if percent != shown[0]:
-                shown[0] = percent
-                self.show(shot_screens.learning(self.tr, kind, done / max(1, total)))
+            reported[0] = done / max(1, total)
+            if done >= total and reported[1] < 0:
+                reported[1] = self.clock()
+            stepped.set()
 
-        try:
-            learned = session.build(progress)
-        except (ValueError, OSError) as exc:
-            log.warning("%s enrollment: %s", kind, exc)
+        result: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result["learned"] = session.build(progress)
+            except (ValueError, OSError) as exc:
+                result["refused"] = exc
+            except BaseException as exc:  # a bug: raised on the box's thread below
+                result["bug"] = exc
+
+        worker = threading.Thread(target=work, name=f"learn-{kind}", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            self.fraction = share * reported[0]
+            if reported[1] >= 0 and share < 1.0:
+                first = max(reported[1] - started, 1e-3)
+                rest = (self.clock() - reported[1]) / (first * (1 - share) / share)
+                self.fraction = share + (1 - share) * min(0.95, rest)
+            self.show(shot_screens.learning(self.tr, kind, self.fraction))
+            stepped.wait(POLL)  # a step, or time passing, moves the bar
+            stepped.clear()
+        worker.join()
+        self.fraction = 0.0
+        if "bug" in result:
+            raise result["bug"]
+        if "refused" in result:
+            log.warning("%s enrollment: %s", kind, result["refused"])
         else:
+            learned = result["learned"]
             log.info("%s enrolled from %d photos in %.1f s -> %s; weak: %s", kind, learned.photos,
                      learned.seconds, learned.model_path, ", ".join(learned.weak) or "none")
 

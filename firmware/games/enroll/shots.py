@@ -114,6 +114,9 @@ class Reader(Protocol):
     kind: str
     #: Whether the empty table is photographed first (``find`` then gets that photo).
     wants_table: bool
+    #: The share of the learning time its progress steps cover (the rest comes after the
+    #: last step: fitting and checking).
+    progress_share: float
 
     def find(self, frame: np.ndarray, background: np.ndarray | None) -> np.ndarray | None:
         """The outline of the one subject on the table, or None when none is seen."""
