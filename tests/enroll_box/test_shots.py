@@ -176,3 +176,22 @@ def test_colour_dice_start_with_the_empty_table_and_learn_each_colour(
         assert reading.dice.get(die) in ("green", None)
     assert sum(colour_dice.read_frame(model, colour_table.die(d, c, 7)).dice.get(d) == c
                for d in ("white", "black") for c in COLOURS) >= 5
+
+
+@pytest.mark.parametrize("kind", ["white", "striped", "cloth"])
+def test_a_colour_die_is_found_against_the_empty_table_on_any_cloth(kind):
+    """A white die on a near-white cloth, a black die on stripes: what differs from the empty
+    table (its light matched) is the die; the empty table again is nothing."""
+    from farmbox.firmware.games.enroll.colour_dice import find_die
+
+    from .conftest import ColourTable
+
+    table = ColourTable(kind, seed=5)
+    empty = table.empty()
+    assert find_die(table.empty(1), empty) is None
+    for die in ("white", "black"):
+        for colour in ("red", "yellow", "purple"):
+            outline = find_die(table.die(die, colour, 1), empty)
+            assert outline is not None, (kind, die, colour)
+            width, height = outline.max(axis=0) - outline.min(axis=0)
+            assert 60 < width < 180 and 60 < height < 180
