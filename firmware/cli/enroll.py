@@ -116,7 +116,12 @@ def _served(args: argparse.Namespace, config: Any, box: Any) -> Iterator[Any]:
         return
     from farmbox.firmware.web.enroll import EnrollServer
 
-    server = EnrollServer(box, port=config.web.port, bind=config.web.bind, pin=config.web.pin).start()
+    try:
+        server = EnrollServer(box, port=config.web.port, bind=config.web.bind,
+                              pin=config.web.pin).start()
+    except OSError as exc:
+        raise ValueError(f"cannot serve /enroll on [web] port {config.web.port} ({exc.strerror or exc}): "
+                         "is farmbox running? stop it first (systemctl stop farmbox), or --no-web") from None
     print(f"enroll from a phone: {server.url}", flush=True)
     try:
         yield box

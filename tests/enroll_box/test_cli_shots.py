@@ -98,3 +98,23 @@ def test_back_on_the_first_screen_cancels_and_writes_nothing(tmp_path, capsys, t
     assert rc == 1
     assert "nothing written" in capsys.readouterr().err
     assert not (tmp_path / "m").exists() and not (tmp_path / "state" / f"{kind}-samples").exists()
+
+
+def test_a_busy_web_port_is_one_line_and_exit_2(tmp_path, capsys, table):
+    """The service still running holds [web] port: say so, open nothing for long."""
+    import socket
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    config = tmp_path / "web.toml"
+    config.write_text(open(_config(tmp_path, table)).read()
+                      + f"[web]\nport = {port}\nbind = \"127.0.0.1\"\npin = \"2468\"\n")
+    try:
+        with simulated_pins():
+            assert main(["enroll", "cards", "--config", str(config)]) == 2
+    finally:
+        busy.close()
+    err = one_line(capsys)
+    assert f"port {port}" in err and "systemctl stop farmbox" in err
