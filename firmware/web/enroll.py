@@ -117,6 +117,7 @@ class EnrollServer:
         return self
 
     def stop(self) -> None:
+        """Stop serving (the page then finds the box gone)."""
         loop = self._loop
         if loop is not None and self._thread is not None and self._thread.is_alive():
             if self._runner is not None:
@@ -154,16 +155,19 @@ class EnrollServer:
 
     # -- handlers -----------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
+        """``GET /enroll``: the page."""
         return web.Response(body=self._assets["enroll.html"], content_type="text/html",
                             headers={"Cache-Control": "no-store"})
 
     async def asset(self, request: web.Request) -> web.Response:
+        """``GET /enroll/static/NAME``: the page's script."""
         name = request.match_info["name"]
         if name not in STATIC_TYPES:
             raise web.HTTPNotFound()
         return web.Response(body=self._assets[name], content_type=STATIC_TYPES[name])
 
     async def status(self, request: web.Request) -> web.Response:
+        """``GET /enroll/api/state``: where the enrollment is (JSON, no PIN needed)."""
         return web.json_response({**state(self.box), "pin": self.guard.enabled},
                                  headers={"Cache-Control": "no-store"})
 
@@ -180,6 +184,7 @@ class EnrollServer:
         return _answer(403, "wrong PIN")
 
     async def preview(self, request: web.Request) -> web.Response:
+        """``GET /enroll/preview.jpg``: what the camera sees, outlined (PIN in a header)."""
         refused = self._refused(request, request.headers.get("X-Farmbox-Pin", ""))
         if refused is not None:
             return refused
@@ -192,12 +197,14 @@ class EnrollServer:
                                      "X-Found": "1" if outline is not None else "0"})
 
     async def picture(self, request: web.Request) -> web.Response:
+        """``GET /enroll/picture.png``: our own picture of what to lay down next."""
         data = subject_png(self.box)
         if data is None:
             raise web.HTTPNotFound()
         return web.Response(body=data, content_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def action(self, request: web.Request) -> web.Response:
+        """``POST /enroll/api/action``: one of the owner's actions, with the PIN."""
         try:
             body = await request.json()
         except (ValueError, web.HTTPRequestEntityTooLarge):

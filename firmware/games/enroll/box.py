@@ -84,9 +84,11 @@ class EnrollmentBox(GuidedBox):
 
     # -- what the OLED and the phone show ------------------------------------------------
     def screen(self) -> Any:
+        """The OLED's screen for the session now."""
         return screens.render(self.session, self.tr)
 
     def under_review(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The photo under review and the die's circle in it (the whole frame for the table)."""
         capture = self.session.capture
         if capture is None:
             return None
@@ -96,12 +98,14 @@ class EnrollmentBox(GuidedBox):
         return capture.frame, circle(capture.die.centre, capture.die.radius)
 
     def find(self, frame: np.ndarray) -> np.ndarray | None:
+        """The die's circle in ``frame`` while a face is asked for (None otherwise)."""
         with self.lock:
             background = self.session.background if self.session.phase is Phase.PROMPT else None
         blob = None if background is None else find_die(frame, background)
         return None if blob is None else circle(blob.centre, blob.radius)
 
     def picture(self) -> Image.Image | None:
+        """The face to show next at 3x in its die's frame, as on the OLED."""
         step = self.session.step
         if step is None or self.session.phase is Phase.CLEAR:
             return None
@@ -111,6 +115,7 @@ class EnrollmentBox(GuidedBox):
         return image
 
     def view(self) -> dict[str, Any]:
+        """What the phone's page shows."""
         s = self.session
         done, total = s.progress()
         step = s.step

@@ -37,13 +37,16 @@ class ShotBox(GuidedBox):
         super().__init__(hardware, clock, language)
 
     def allowed(self) -> list[str]:
+        """The session's actions that apply now."""
         return self.session.allowed()
 
     def apply(self, action: str) -> None:
+        """Do the phone's ``action`` in the session."""
         self.session.act(action, self.clock())
         self.finished = self.session.finished
 
     def button(self, name: str, kind: str) -> None:
+        """A button event: a press or a hold (releases are ignored)."""
         if kind == "press":
             self.session.press(name, self.clock())
         elif kind == "hold":
@@ -51,25 +54,30 @@ class ShotBox(GuidedBox):
         self.finished = self.session.finished
 
     def screen(self) -> Image.Image:
+        """The OLED's screen for the session now."""
         return shot_screens.render(self.session, self.tr)
 
     def under_review(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The photo under review and the outline found in it."""
         capture = self.session.capture
         return None if capture is None else (capture.frame, capture.outline)
 
     def find(self, frame: np.ndarray) -> np.ndarray | None:
+        """The reader's find in ``frame`` while a photo is asked for (None otherwise)."""
         with self.lock:
             looking = self.session.phase is Phase.PROMPT
             background = self.session.background
         return self.session.reader.find(frame, background) if looking else None
 
     def picture(self) -> Image.Image | None:
+        """The next subject's own picture."""
         step = self.session.step
         if step is None or self.session.phase is Phase.CLEAR:
             return None
         return step.subject.picture
 
     def view(self) -> dict[str, Any]:
+        """What the phone's page shows."""
         s = self.session
         done, total = s.progress()
         step = s.step
