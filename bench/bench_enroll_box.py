@@ -98,6 +98,15 @@ def shots(kind: str, per_face: int) -> None:
           f"{w}x{h} ({retakes} retaken: nothing found); find {1000 * statistics.median(finds):.0f} ms median per photo; learn, "
           f"write and check {learned.seconds:.1f} s ({len(marks)} progress steps, the first after "
           f"{marks[0]:.1f} s, the last {marks[-1]:.1f} s); weak: {', '.join(learned.weak) or 'none'}")
+    if learned.weak:  # the owner shoots the weak ones again, as the check screen offers
+        session.act("redo")
+        redone = 0
+        while (step := session.step) is not None:
+            take(step.subject.label, step.number + 10)
+            redone += 1
+        again = session.build()
+        print(f"{kind}: redo of the weak: {redone} photos retaken; learn, write and check "
+              f"{again.seconds:.1f} s; weak: {', '.join(again.weak) or 'none'}")
 
 
 def main() -> None:
