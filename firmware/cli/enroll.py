@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,7 +123,10 @@ def _served(args: argparse.Namespace, config: Any, box: Any) -> Iterator[Any]:
     except OSError as exc:
         raise ValueError(f"cannot serve /enroll on [web] port {config.web.port} ({exc.strerror or exc}): "
                          "is farmbox running? stop it first (systemctl stop farmbox), or --no-web") from None
-    print(f"enroll from a phone: {server.url}", flush=True)
+    where = server.url
+    if config.web.bind in ("0.0.0.0", "", "::"):  # a phone on the same network uses the box's name
+        where = f"http://{socket.gethostname()}:{server.port}/enroll (here: {server.url})"
+    print(f"enroll from a phone: {where}", flush=True)
     try:
         yield box
     finally:
