@@ -118,3 +118,40 @@ def test_a_busy_web_port_is_one_line_and_exit_2(tmp_path, capsys, table):
         busy.close()
     err = one_line(capsys)
     assert f"port {port}" in err and "systemctl stop farmbox" in err
+
+
+def test_with_a_pin_the_page_is_served_while_it_runs_and_its_address_printed(tmp_path, capsys, table):
+    import json
+    import socket
+    import urllib.request
+
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()
+    config = tmp_path / "web.toml"
+    config.write_text(open(_config(tmp_path, table)).read()
+                      + f"[web]\nport = {port}\nbind = \"127.0.0.1\"\npin = \"2468\"\n")
+    back = load_config().buttons.back
+    seen: list[dict] = []
+    with simulated_pins() as factory:
+        def look_then_back() -> None:
+            deadline = time.monotonic() + 20
+            while not seen and time.monotonic() < deadline:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/enroll/api/state", timeout=2) as r:
+                        seen.append(json.loads(r.read()))
+                except OSError:
+                    time.sleep(0.05)  # not serving yet
+            pin = factory.pin(back)
+            pin.drive_low()
+            time.sleep(0.01)
+            pin.drive_high()
+        presser = threading.Thread(target=look_then_back)
+        presser.start()
+        rc = main(["enroll", "cards", "--config", str(config), "--model", str(tmp_path / "m")])
+        presser.join()
+    assert rc == 1
+    out = capsys.readouterr().out
+    assert f"enroll from a phone: http://127.0.0.1:{port}/enroll" in out
+    assert seen and seen[0]["kind"] == "cards" and seen[0]["step"]["label"] == "sheep-1"
