@@ -20,7 +20,7 @@ QUICK = {
     "bench_hw.py": ["--quick"],
     "bench_dice.py": ["--scenes", "120", "--odd", "12"],
     "bench_cards.py": ["--scenes", "10", "--dice-scenes", "60"],
-    "bench_enroll_box.py": [],
+    "bench_enroll_box.py": ["--kind", "dice"],
     "bench_cardgame.py": ["--games", "50"],
     "bench_cardgame_box.py": ["--games", "1"],
 }

@@ -135,6 +135,7 @@ class TableServer:
             web.get("/icons/{name}.svg", self._icon), web.get("/api/view", self._view),
             web.get("/events", self._events), web.post("/api/command", self._command),
             web.get("/api/crop/{die}.jpg", self._crop),
+            web.get("/enroll", _enroll_elsewhere),  # served by `farmbox enroll` (farmbox.firmware.web.enroll)
         ])
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -287,6 +288,17 @@ class TableServer:
         for item in items:
             self.box.inbox.put(item)
         return _answer(202, "sent to the table", seq=self.view.get("seq", 0))
+
+
+#: /enroll while a game runs: enrollment owns the camera, so `farmbox enroll` serves that page.
+ENROLL_ELSEWHERE = ("<!doctype html><meta name=viewport content='width=device-width'><title>farmbox"
+                    "</title><p>A game is running. To enroll, stop it on the box (<code>systemctl stop "
+                    "farmbox</code>) and run <code>farmbox enroll cards</code> (or <code>dice</code>, "
+                    "<code>colour-dice</code>), then open this page again.")
+
+
+async def _enroll_elsewhere(request: web.Request) -> web.Response:
+    return web.Response(text=ENROLL_ELSEWHERE, content_type="text/html", status=409)
 
 
 def _answer(status: int, message: str, headers: dict[str, str] | None = None,

@@ -94,3 +94,105 @@ def take(box: EnrollmentBox, frame: np.ndarray, keep: bool = True) -> None:
     assert box.session.phase is Phase.REVIEW, box.session.error
     if keep:
         press(box, "ok")
+
+
+class ColourTable:
+    """One mounted box's table (fixed texture and light) with one colour die put down on it,
+    drawn by the renderer's own die painter; the empty table from the same camera."""
+
+    def __init__(self, kind: str = "wood", seed: int = 11) -> None:
+        from farmbox.vision.render._common import FRAME_SIZE, Lighting, table
+
+        rng = np.random.default_rng(seed)
+        self.table = table(rng, FRAME_SIZE, kind).astype(np.float32)
+        self.light = Lighting.random(rng, strength=0.6)
+        self._cache: dict[tuple, np.ndarray] = {}
+
+    def _shoot(self, canvas: np.ndarray, seed: int) -> np.ndarray:
+        from farmbox.vision.render._common import camera_faults
+
+        return camera_faults(np.random.default_rng(seed), self.light.apply(canvas), jpeg=92)
+
+    def empty(self, seed: int = 0) -> np.ndarray:
+        return self._shoot(self.table.copy(), 7000 + seed)
+
+    def die(self, body: str, colour: str, n: int) -> np.ndarray:
+        """Die ``body`` alone with ``colour`` up, somewhere on the table (photo ``n``)."""
+        from farmbox.vision.render.colour_dice import draw_die
+
+        key = (body, colour, n)
+        if key not in self._cache:
+            seed = sum(map(ord, f"{body}{colour}{n}"))
+            rng = np.random.default_rng(seed)
+            h, w = self.table.shape[:2]
+            canvas = self.table.copy()
+            size = 0.085 * w
+            centre = (float(rng.uniform(0.25, 0.75) * w), float(rng.uniform(0.25, 0.75) * h))
+            lean = ((centre[0] - w / 2) * 0.08, (centre[1] - h / 2) * 0.08)
+            draw_die(canvas, rng, body, colour, centre, size, float(rng.uniform(0, np.pi / 2)), lean)
+            self._cache[key] = self._shoot(canvas, seed)
+        return self._cache[key]
+
+
+@pytest.fixture(scope="session")
+def colour_table() -> ColourTable:
+    return ColourTable()
+
+
+class CardTable:
+    """Rendered photos of one card alone on a table (the renderer's Fun Farm deck)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple, np.ndarray] = {}
+
+    def card(self, card_id: str, n: int) -> np.ndarray:
+        from farmbox.vision.render.cards import scene
+
+        key = (card_id, n)
+        if key not in self._cache:
+            self._cache[key] = scene(sum(map(ord, card_id)) * 10 + n, ids=[card_id]).image
+        return self._cache[key]
+
+    def empty(self) -> np.ndarray:
+        from farmbox.vision.render.cards import scene
+
+        return scene(1, ids=[]).image
+
+
+@pytest.fixture(scope="session")
+def card_table() -> CardTable:
+    return CardTable()
+
+
+def step_until(box, condition, steps: int = 400) -> None:
+    """Step ``box`` (a ShotBox) until ``condition()``."""
+    for _ in range(steps):
+        if condition():
+            return
+        box.step(timeout=0.01)
+    raise AssertionError("the box never got there")
+
+
+def tap(box, name: str, hold: bool = False) -> None:
+    """Push a mock button and step the box until it is handled (and any photo is taken)."""
+    buttons = box.hw.buttons
+    (buttons.hold if hold else buttons.tap)(name)
+    box.step(timeout=2.0)
+    while buttons.events.qsize():
+        box.step(timeout=0)
+    for _ in range(100):
+        if not box.session.capturing:
+            return
+        box.step()
+    raise AssertionError("the photo was never taken")
+
+
+def shoot(box, frame: np.ndarray, keep: bool = True) -> None:
+    """Put ``frame`` before the camera, take it with OK (and keep it with OK)."""
+    from farmbox.firmware.games.enroll.shots import Phase as ShotPhase
+
+    box.hw.camera.push(frame)
+    tap(box, "ok")
+    assert box.session.phase is ShotPhase.REVIEW, box.session.error
+    if keep:
+        tap(box, "ok")

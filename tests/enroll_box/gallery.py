@@ -11,6 +11,8 @@ from collections.abc import Callable
 from PIL import Image
 
 from farmbox.firmware.box.i18n import LANGUAGES
+from farmbox.firmware.cli.enroll import deck_cards, die_picture
+from farmbox.firmware.games.enroll import shot_screens
 from farmbox.firmware.games.enroll.screens import (
     building,
     capturing,
@@ -22,6 +24,7 @@ from farmbox.firmware.games.enroll.screens import (
     review,
     translator,
 )
+from farmbox.firmware.games.enroll.shots import Subject
 from tests.gallery import write_references
 
 
@@ -39,6 +42,28 @@ def scenes(language: str) -> dict[str, Callable[[], Image.Image]]:
         "camera_gone": lambda: error(tr, "CAMERA GONE", "camera feed: unplugged"),
         "building": lambda: building(tr, 0.45),
         "done": lambda: done(tr, 20, 0.6, 0.06),
+        **shot_scenes(tr),
+    }
+
+
+def shot_scenes(tr) -> dict[str, Callable[[], Image.Image]]:
+    """The card and colour-dice enrollment's screens."""
+    _, picture, _ = deck_cards(None)
+    sheep = Subject("sheep-1", "SHEEP-1", picture("sheep-1"))
+    blue = Subject("black/blue", "BLUE ON BLACK", die_picture("black", "blue"))
+    weak = ["GOAT-2", "PIG-3", "COW-1", "HORSE-4", "CHICK-2"]
+    return {
+        "cards_prompt": lambda: shot_screens.prompt(tr, "cards", sheep, 2, 3, 4, 72),
+        "cards_review": lambda: shot_screens.review_shot(tr, example_photo(), sheep, 5, 72),
+        "cards_no_card": lambda: error(tr, "NO CARD FOUND"),
+        "cards_building": lambda: shot_screens.learning(tr, "cards", 0.6),
+        "cards_weak": lambda: shot_screens.weak(tr, weak),
+        "cards_done": lambda: shot_screens.done(tr, "cards", 24, 72, 0),
+        "cards_done_weak": lambda: shot_screens.done(tr, "cards", 24, 72, 2),
+        "colour_clear": lambda: clear_table(tr, 0, 36, "ENROLL COLOUR DICE"),
+        "colour_prompt": lambda: shot_screens.prompt(tr, "colour-dice", blue, 1, 3, 12, 36),
+        "colour_weak": lambda: shot_screens.weak(tr, ["RED ON WHITE"]),
+        "colour_done": lambda: shot_screens.done(tr, "colour-dice", 12, 36, 0),
     }
 
 

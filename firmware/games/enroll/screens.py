@@ -91,10 +91,10 @@ def _count(done: int, total: int) -> str:
 
 # --- the screens -----------------------------------------------------------------
 
-def clear_table(tr: Translate, done: int, total: int) -> Image.Image:
+def clear_table(tr: Translate, done: int, total: int, title: str = "ENROLL DICE") -> Image.Image:
     """First: clear the table, OK photographs it empty."""
     image, draw = blank()
-    header(draw, tr("ENROLL DICE"), _count(done, total))
+    header(draw, tr(title), _count(done, total))
     draw_icon(draw, (2, BODY + 4), "camera", 3)
     _lines(draw, TEXT_X, BODY + 4, [tr("CLEAR THE TABLE"), tr("NOTHING ON IT:"),
                                     tr("A PHOTO OF IT")], 3)
@@ -157,10 +157,10 @@ def error(tr: Translate, message: str, detail: str = "") -> Image.Image:
     return image
 
 
-def building(tr: Translate, fraction: float) -> Image.Image:
-    """Learning the dice from the photos: a bar and a percentage."""
+def building(tr: Translate, fraction: float, title: str = "LEARNING THE DICE") -> Image.Image:
+    """Learning from the photos: a bar and a percentage."""
     image, draw = blank()
-    header(draw, tr("LEARNING THE DICE"))
+    header(draw, tr(title))
     fraction = min(1.0, max(0.0, fraction))
     bar(draw, (4, 28, WIDTH - 5, 38), fraction)
     draw_text_centred(draw, 44, f"{round(fraction * 100)}%")
