@@ -103,7 +103,7 @@ def open_table(journal_dir: Path, players: int, tie: TieRule = TieRule.REROLL,
         buttons={"debounce_ms": 1, "hold_time": 0.2})
     hw = open_hardware(config)
     hw.buttons.events = RecordingQueue()
-    referee = Referee(hw, render, FunFarmJournal(journal_dir), players,
+    referee = Referee(hw, lambda s, names: render(s, "en", names), FunFarmJournal(journal_dir), players,
                       rules or FunFarmRules(tie=tie), camera=camera, rng=random.Random(seed),
                       clock=clock, race_time=race_time)
     return Table(config, hw, referee, journal_dir)

@@ -132,3 +132,29 @@ def test_polish_screens_differ_from_english_but_not_in_pictures():
         if name.startswith("funfarm_race_") or name == "funfarm_caught":  # the circle and the
             # animals' icons; who took them is words (P3 / G3)
             assert en.crop((0, 10, 14, 48)).tobytes() == pl.crop((0, 10, 14, 48)).tobytes()
+
+
+def test_named_players_are_called_by_their_names(table):
+    """Names from the table view (names.json) replace the seat numbers on the OLED: the
+    verdict says who took the card; a name too long for a race slot falls back to P2."""
+    from farmbox.firmware.games.funfarm.screens import take_text, verdict_text
+
+    from .conftest import activating
+
+    names = ("Ala", "Bolek", "Cela")
+    table.referee.set_names(list(names))
+    rules = table.session.rules
+    card = table.session.state.draw_pile[0]
+    table.turn(rules.deck.cards[card].id)
+    r = activating(rules, card)
+    table.roll(r.black, r.white)
+    table.push((1,))
+    session = table.session
+    assert card in session.state.piles[1]
+    text, _, good = verdict_text(session.verdict, translator("en"), names)
+    assert good and text.startswith("BOLEK TAKES 1")
+    shown = table.hw.display.last_image.convert("1").tobytes()
+    assert shown == render(session, "en", names).tobytes() != render(session).tobytes()
+    take = session.takes[-1]
+    assert take_text(take, translator("en"), 200, names).startswith("BOLEK")
+    assert take_text(take, translator("en"), 12, ("A very long name",) * 3).startswith("P2")

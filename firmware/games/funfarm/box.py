@@ -15,7 +15,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from farmbox.firmware.box import runtime
@@ -103,7 +103,7 @@ class Referee(Box[FunFarmSession]):
     step at once; camera readings arrive on :attr:`inbox`.
     """
 
-    def __init__(self, hardware: Any, render: Callable[[FunFarmSession], Any],
+    def __init__(self, hardware: Any, render: Callable[[FunFarmSession, Sequence[str]], Any],
                  journal: FunFarmJournal, players: int, rules: FunFarmRules | None = None,
                  camera: bool = False, rng: random.Random | None = None,
                  notifier: Notifier | None = None, reader: Reader | None = None,
@@ -232,7 +232,7 @@ class Referee(Box[FunFarmSession]):
     def frame(self) -> Any:
         if self.session.showing_url:
             return notices.table_view(translator(self.language), self.table_url)
-        return self.render(self.session)
+        return self.render(self.session, self.names)
 
     def end(self) -> None:
         self.journal.close()
@@ -275,7 +275,7 @@ def open_box(config: Config, hardware: Any = None, notifier: Notifier | None = N
     hw = hardware if hardware is not None else open_hardware(config)
     reader = table_reader(config) if hw.camera is not None else None
     language = config.ui.language
-    referee = Referee(hw, lambda s: render_screen(s, language), FunFarmJournal(config.journal.dir),
+    referee = Referee(hw, lambda s, names: render_screen(s, language, names), FunFarmJournal(config.journal.dir),
                       config.game.players, rules, camera=reader is not None,
                       rng=random.Random(), notifier=notifier, reader=reader,
                       race_time=config.funfarm.race_time, deck=config.funfarm.deck or None)

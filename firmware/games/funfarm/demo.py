@@ -141,7 +141,7 @@ def run_demo(players: int, seed: int, fast: bool, quiet: bool, gif_path: Path | 
         with simulated_pins():
             hw = open_hardware(config)
             hw.display = stream.tap(hw.display)
-            referee = Referee(hw, lambda s: render(s, language),
+            referee = Referee(hw, lambda s, names: render(s, language, names),
                               FunFarmJournal(config.journal.dir), players, rules_of(config),
                               camera=True, rng=random.Random(seed),
                               race_time=config.funfarm.race_time)

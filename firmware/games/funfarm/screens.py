@@ -27,6 +27,7 @@ from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred
 from farmbox.firmware.box.drawing.icons import draw_icon
 from farmbox.firmware.box.i18n import Translate, po_translator
 from farmbox.firmware.box.i18n import translator as box_translator
+from farmbox.firmware.box.names import seat_name
 from farmbox.firmware.games.funfarm.icons import SIZE, draw_animal, draw_die
 from farmbox.firmware.games.funfarm.session import Buzz, Entry, FunFarmSession, Take, Verdict
 from farmbox.firmware.rules.funfarm import EventKind, FarmState, FunFarmRules, Phase
@@ -43,8 +44,10 @@ def translator(language: str = "en") -> Translate:
     return po_translator(DOMAIN, language, "Fun Farm")
 
 
-def render(session: FunFarmSession, language: str = "en") -> Image.Image:
-    """The screen for ``session`` as it is now."""
+def render(session: FunFarmSession, language: str = "en",
+           names: Sequence[str] = ()) -> Image.Image:
+    """The screen for ``session`` as it is now; ``names``: the players' (names.json), which
+    the verdict, the race slots and the winner use instead of seat numbers."""
     tr = translator(language)
     notice = session.notice
     if notice is not None and notice.kind == "journal":
@@ -60,10 +63,10 @@ def render(session: FunFarmSession, language: str = "en") -> Image.Image:
         return colour_entry(rules, session.entry is Entry.BLACK, session.black, session.white,
                             session.guess is not None, tr)
     if s.phase is Phase.OVER:
-        return winner(s, tr)
+        return winner(s, tr, names)
     if s.phase is Phase.CATCH:
-        return race(s, rules, session.verdict, tr, session.takes)
-    return table(s, rules, session.verdict, session.camera, tr, session.held)
+        return race(s, rules, session.verdict, tr, session.takes, names)
+    return table(s, rules, session.verdict, session.camera, tr, session.held, names)
 
 
 # ---------------------------------------------------------------------------
@@ -125,8 +128,15 @@ def scores(draw: ImageDraw.ImageDraw, s: FarmState, mark: Sequence[int] = (),
             draw.line((x, y + 6, x + w - 1, y + 6), fill=1)
 
 
-def _players(players: Sequence[int], tr: Translate) -> str:
-    return " ".join(tr("P%d") % (p + 1) for p in players)
+def seat(player: int, tr: Translate, names: Sequence[str] = ()) -> str:
+    """Player ``player`` (0-based) as the screen names them: their name (names.json), else
+    ``P3``."""
+    name = seat_name(names, player)
+    return name.upper() if name else tr("P%d") % (player + 1)
+
+
+def _players(players: Sequence[int], tr: Translate, names: Sequence[str] = ()) -> str:
+    return " ".join(seat(p, tr, names) for p in players)
 
 
 def colour_name(colour: str, tr: Translate) -> str:
@@ -134,25 +144,30 @@ def colour_name(colour: str, tr: Translate) -> str:
     return tr(colour.upper())
 
 
-def verdict_text(v: Verdict, tr: Translate) -> tuple[str, str | None, bool]:
+def verdict_text(v: Verdict, tr: Translate,
+                 names: Sequence[str] = ()) -> tuple[str, str | None, bool]:
     """One line about the last race, the animal icon to put after it (a penalty card's), and
     whether it is good news (shown inverted)."""
     kinds = v.kinds
-    who = _players(v.players, tr)
+    who = _players(v.players, tr, names)
     if EventKind.CLOSED in kinds:  # the slots show what escaped
         return "-", None, False
     if EventKind.TIEBREAK in kinds:
         ev = next(e for e in v.events if e.kind is EventKind.TIEBREAK)
-        return tr("TIE! PLAY ON: %s") % _players(ev.players, tr), None, False
+        return tr("TIE! PLAY ON: %s") % _players(ev.players, tr, names), None, False
     if EventKind.TIE in kinds:
-        tie = "=".join(tr("P%d") % (p + 1) for p in v.players)
+        tie = "=".join(seat(p, tr, names) for p in v.players)
         if EventKind.DEALT in kinds:
             return tr("TIE %s: SHARED") % tie, None, True
         return tr("TIE %s: ROLL AGAIN") % tie, None, False
     if EventKind.CAUGHT in kinds:
         ev = next(e for e in v.events if e.kind is EventKind.CAUGHT)
         ms = v.reaction_ms[0] if v.reaction_ms else None
-        line = tr("P%d TAKES %d") % (ev.player + 1, len(ev.cards))  # type: ignore[operator]
+        taker = seat_name(names, ev.player)  # type: ignore[arg-type]
+        if taker:
+            line = tr("%s TAKES %d") % (taker.upper(), len(ev.cards))
+        else:
+            line = tr("P%d TAKES %d") % (ev.player + 1, len(ev.cards))  # type: ignore[operator]
         if ms is not None:
             line += f" {ms}MS"
         return line, None, True
@@ -163,11 +178,12 @@ def verdict_text(v: Verdict, tr: Translate) -> tuple[str, str | None, bool]:
 
 
 def _verdict_line(draw: ImageDraw.ImageDraw, v: Verdict | None, s: FarmState,
-                  rules: FunFarmRules, tr: Translate, idle: str, invert_idle: bool) -> None:
+                  rules: FunFarmRules, tr: Translate, idle: str, invert_idle: bool,
+                  names: Sequence[str] = ()) -> None:
     if v is None:
         text, icon, good = idle, None, invert_idle
     else:
-        text, icon, good = verdict_text(v, tr)
+        text, icon, good = verdict_text(v, tr, names)
     room = WIDTH - (SIZE + 2 if icon else 0)
     text = fit(text, room)
     w = text_width(text)
@@ -191,7 +207,7 @@ def _marked(v: Verdict | None) -> tuple[int, ...]:
 
 
 def table(s: FarmState, rules: FunFarmRules, verdict: Verdict | None, camera: bool,
-          tr: Translate, held: Sequence[Buzz] = ()) -> Image.Image:
+          tr: Translate, held: Sequence[Buzz] = (), names: Sequence[str] = ()) -> Image.Image:
     """Waiting for a card (DRAW) or for the dice (ROLL); ``held``: buzzes after the throw,
     waiting for the roll to be known (``P3 P1 ...``)."""
     image, draw = blank()
@@ -203,8 +219,8 @@ def table(s: FarmState, rules: FunFarmRules, verdict: Verdict | None, camera: bo
         idle = tr("ROLL THE DICE") if camera else tr("FARMER: ENTER DICE")
     if held:
         verdict = None
-        idle = _players(list(dict.fromkeys(b.player for b in sorted(held))), tr) + " ..."
-    _verdict_line(draw, verdict, s, rules, tr, idle, False)
+        idle = _players(list(dict.fromkeys(b.player for b in sorted(held))), tr, names) + " ..."
+    _verdict_line(draw, verdict, s, rules, tr, idle, False, names)
     scores(draw, s, _marked(verdict))
     return image
 
@@ -219,12 +235,14 @@ def animal_races(s: FarmState, rules: FunFarmRules) -> list[tuple[int, ...]]:
     return [tuple(cards) for cards in order]
 
 
-def take_text(take: Take, tr: Translate, room: int) -> str:
+def take_text(take: Take, tr: Translate, room: int, names: Sequence[str] = ()) -> str:
     """Who took an animal and by how many ms, as wide as ``room`` allows: ``P3 +18MS`` (18 ms
     before the next other player's buzz) or ``P3 412MS`` (nobody else buzzed: the reaction
     time), shortened to ``P3+18`` or ``P3`` when narrow; tied players dealt the cards are
     ``P1=P3``."""
-    who = "=".join(tr("P%d") % (p + 1) for p in take.players)
+    who = "=".join(seat(p, tr, names) for p in take.players)
+    if text_width(who) > room:  # a name too long for the slot: the seat number
+        who = "=".join(tr("P%d") % (p + 1) for p in take.players)
     if take.lead_ms is not None:
         tries = [f"{who} +{take.lead_ms}MS", f"{who}+{take.lead_ms}"]
     elif take.reaction_ms is not None:
@@ -238,7 +256,8 @@ def take_text(take: Take, tr: Translate, room: int) -> str:
 
 
 def race_slots(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules,
-               takes: Sequence[Take], tr: Translate, top: int, right: int) -> None:
+               takes: Sequence[Take], tr: Translate, top: int, right: int,
+               names: Sequence[str] = ()) -> None:
     """One slot per activated animal, two rows of one to three columns left of x =
     ``right``: the animal (inverted while it can still be caught, struck through when it
     escaped) and who took it (:func:`take_text`)."""
@@ -258,7 +277,7 @@ def race_slots(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules,
                 draw_text(draw, (x + SIZE + 4, y + 3), fit(f"x{len(cards)}", room))
         elif take is not None:
             draw_animal(draw, (x + 1, y), name)
-            draw_text(draw, (x + SIZE + 4, y + 3), take_text(take, tr, room))
+            draw_text(draw, (x + SIZE + 4, y + 3), take_text(take, tr, room, names))
         else:  # escaped: nobody caught it before the race closed
             draw_animal(draw, (x + 1, y), name)
             draw.line((x, y + SIZE - 2, x + SIZE + 1, y), fill=1)
@@ -266,7 +285,7 @@ def race_slots(draw: ImageDraw.ImageDraw, s: FarmState, rules: FunFarmRules,
 
 
 def race(s: FarmState, rules: FunFarmRules, verdict: Verdict | None,
-         tr: Translate, takes: Sequence[Take] = ()) -> Image.Image:
+         tr: Translate, takes: Sequence[Take] = (), names: Sequence[str] = ()) -> Image.Image:
     """After the roll: the activated animals, each its own race, the dice, the verdict."""
     image, draw = blank()
     _header(draw, s, tr)
@@ -274,7 +293,7 @@ def race(s: FarmState, rules: FunFarmRules, verdict: Verdict | None,
     top = BODY + 14
     dice_x = WIDTH - 2 * SIZE - 4
     if s.activated:
-        race_slots(draw, s, rules, takes, tr, top, dice_x - 2)
+        race_slots(draw, s, rules, takes, tr, top, dice_x - 2, names)
     else:
         draw_text(draw, (0, top + 8), "-")
     if s.roll is not None:
@@ -283,7 +302,7 @@ def race(s: FarmState, rules: FunFarmRules, verdict: Verdict | None,
     idle = tr("BUZZ!") if s.uncaught else tr("NOTHING ON: DO NOT BUZZ")
     if s.activated and not s.uncaught:
         idle = "-"
-    _verdict_line(draw, verdict, s, rules, tr, idle, bool(s.uncaught))
+    _verdict_line(draw, verdict, s, rules, tr, idle, bool(s.uncaught), names)
     scores(draw, s, _marked(verdict))
     return image
 
@@ -321,7 +340,7 @@ def colour_entry(rules: FunFarmRules, black: bool, black_i: int, white_i: int, u
     return image
 
 
-def winner(s: FarmState, tr: Translate) -> Image.Image:
+def winner(s: FarmState, tr: Translate, names: Sequence[str] = ()) -> Image.Image:
     """The game is over: who won with the game's real totals (after a tie-break: the totals
     it began with, and the tie-break's own cards), or the tied players sharing it."""
     image, draw = blank()
@@ -329,14 +348,16 @@ def winner(s: FarmState, tr: Translate) -> Image.Image:
     totals = s.totals
     draw_icon(draw, (2, BODY + 4), "star", 2)
     if s.winner is None:  # nothing was left to break the tie with: shared
-        tied = "=".join(tr("P%d") % (p + 1) for p in s.contenders)
+        tied = "=".join(seat(p, tr, names) for p in s.contenders)
         draw_text_centred(draw, BODY + 6, fit(tr("TIE %s: SHARED") % tied, WIDTH - 28),
                           WIDTH + 28)
         draw_text_centred(draw, BODY + 16, tr("%d CARDS") % totals[s.contenders[0]], WIDTH + 28)
         mark: tuple[int, ...] = s.contenders
     else:
         w = s.winner
-        draw_text_centred(draw, BODY + 6, tr("PLAYER %d WINS") % (w + 1), WIDTH + 28)
+        won = seat_name(names, w)
+        line = tr("%s WINS") % won.upper() if won else tr("PLAYER %d WINS") % (w + 1)
+        draw_text_centred(draw, BODY + 6, fit(line, WIDTH - 28), WIDTH + 28)
         draw_text_centred(draw, BODY + 16, tr("%d CARDS") % totals[w], WIDTH + 28)
         mark = (w,)
     if s.tiebreaks:
