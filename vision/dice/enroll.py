@@ -91,6 +91,8 @@ class SampleCheck:
 #: roll showing that face in another spot or light would be refused, or worse).
 SCORE_BAND = 0.05
 MARGIN_BAND = 0.02
+#: At most this many photos read as another face are left out to check the others again.
+RELEARNS = 2
 
 
 def is_weak(check: SampleCheck, min_score: float, min_margin: float) -> bool:
@@ -179,12 +181,32 @@ class DiceEnrollment:
         return sum(1 for s in self.steps if s is not None), len(self.plan)
 
     def build_model(self, progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
-        """Learn the model from the samples; keep each one's leave-one-out read and the weak steps."""
+        """Learn the model from all the samples; keep each one's leave-one-out read and the
+        steps whose photos read weak (the worst read as another face, then the others as a
+        model learned without it reads them)."""
         checks: list[SampleCheck] = []
         model = build_model(self.samples, self.background, progress, checks)
+        weak = [is_weak(c, model.min_score, model.min_margin) for c in checks]
+        # a photo of another face skews what is learned from all of them (the camera's
+        # geometry, the thresholds): the worst such photo is left out and the others are
+        # checked again by a model learned without it, and so on a few times
+        out: list[int] = []
+        while len(out) < RELEARNS:
+            wrong = [i for i, c in enumerate(checks) if weak[i] and c.read != c.face and i not in out]
+            if not wrong or len(out) + 1 >= len(checks):
+                break
+            out.append(min(wrong, key=lambda i: checks[i].margin))
+            kept = [i for i in range(len(checks)) if i not in out]
+            again: list[SampleCheck] = []
+            try:
+                clean = build_model([self.samples[i] for i in kept], self.background, None, again)
+            except ValueError:
+                break  # without those photos nothing can be learned: the checks so far stand
+            for i, c in zip(kept, again):
+                checks[i] = c
+                weak[i] = is_weak(c, clean.min_score, clean.min_margin)
         self.checks = checks
-        self.weak = [step for step, check in zip(self.steps, checks)
-                     if step is not None and is_weak(check, model.min_score, model.min_margin)]
+        self.weak = [step for step, w in zip(self.steps, weak) if step is not None and w]
         return model
 
 
