@@ -67,7 +67,7 @@ class EnrollmentBox(GuidedBox):
             out.append("keep")
         if phase in (Phase.CAPTURE, Phase.REVIEW, Phase.ERROR):
             out.append("retake")
-        if phase not in (Phase.BUILD, Phase.DONE, Phase.QUIT) and (s.kept or s.background is not None):
+        if phase not in (Phase.BUILD, Phase.CHECK, Phase.DONE, Phase.QUIT) and (s.kept or s.background is not None):
             out.append("undo")
         if phase is Phase.CHECK:
             out.append("redo")
