@@ -16,6 +16,7 @@ from farmbox.firmware.games.enroll import shot_screens
 from farmbox.firmware.games.enroll.screens import (
     building,
     capturing,
+    check,
     clear_table,
     done,
     error,
@@ -23,6 +24,7 @@ from farmbox.firmware.games.enroll.screens import (
     prompt,
     review,
     translator,
+    weak_face_names,
 )
 from farmbox.firmware.games.enroll.shots import Subject
 from tests.gallery import write_references
@@ -42,6 +44,12 @@ def scenes(language: str) -> dict[str, Callable[[], Image.Image]]:
         "camera_gone": lambda: error(tr, "CAMERA GONE", "camera feed: unplugged"),
         "building": lambda: building(tr, 0.45),
         "done": lambda: done(tr, 20, 0.6, 0.06),
+        "check": lambda: check(tr, weak_face_names(tr, [("pig", "green"), ("sheep", "red")], [1, 2])),
+        "check_many": lambda: check(tr, weak_face_names(tr, [("rabbit", "green"), ("sheep", "green"),
+                                                             ("pig", "red"), ("horse", "red"),
+                                                             ("fox", "red")])),
+        "done_weak": lambda: done(tr, 20, 0.55, 0.12, still_weak=2),
+        "done_unchecked": lambda: done(tr, 10, 0.6, 0.06, unchecked=4),
         **shot_scenes(tr),
     }
 

@@ -70,28 +70,101 @@ class EnrollmentPlan:
         return len(self.steps)
 
 
+@dataclass(frozen=True)
+class SampleCheck:
+    """How one enrollment photo reads leave-one-out: against the model with its own templates
+    left out, as a roll showing that face would be read."""
+
+    name: str
+    face: str            # the face the photo was taken for
+    die: str             # the die it shows (by its colour)
+    read: str | None     # the face it reads as; None: not checked (no other photo of its face)
+    score: float         # its own face's score (nan when not checked)
+    margin: float        # its own face's lead over the best other face (< 0: read as another)
+
+    @property
+    def checked(self) -> bool:
+        return self.read is not None
+
+
+#: A photo is weak when it reads within this much of the model's acceptance thresholds (a
+#: roll showing that face in another spot or light would be refused, or worse).
+SCORE_BAND = 0.05
+MARGIN_BAND = 0.02
+#: At most this many photos read as another face are left out to check the others again.
+RELEARNS = 2
+
+
+def is_weak(check: SampleCheck, min_score: float, min_margin: float) -> bool:
+    """Whether ``check``'s photo should be taken again: read as another face leave-one-out, or
+    its score or lead below the model's ``min_score`` / ``min_margin`` plus a small band."""
+    if not check.checked:
+        return False
+    return (check.read != check.face or check.score < min_score + SCORE_BAND
+            or check.margin < min_margin + MARGIN_BAND)
+
+
+def weak_samples(checks: Iterable[SampleCheck], min_score: float, min_margin: float) -> list[SampleCheck]:
+    """The photos whose leave-one-out reads are weak (:func:`is_weak`), in their order."""
+    return [c for c in checks if is_weak(c, min_score, min_margin)]
+
+
 @dataclass
 class DiceEnrollment:
-    """Collects samples (face, frame) and builds the model; the device's guided screen uses it."""
+    """Collects samples (face, frame) and builds the model; the device's guided screen uses it.
+
+    Each sample fills one step of the plan (:attr:`steps`, in the samples' order, which is the
+    plan's): a sample added without its step fills the first open step of its face. After
+    :meth:`build_model`, :attr:`checks` holds each sample's leave-one-out read and
+    :attr:`weak` the steps whose photos read weak; :meth:`forget` those and :meth:`next_step`
+    asks for them again.
+    """
 
     plan: EnrollmentPlan = field(default_factory=EnrollmentPlan)
     samples: list[tuple[str, np.ndarray, str]] = field(default_factory=list)  # face, frame, name
     background: np.ndarray | None = None
+    #: The plan's step each sample fills (None: a sample beyond the plan's count of its face).
+    steps: list[Step | None] = field(default_factory=list)
+    #: The last build's leave-one-out read of each sample, in the samples' order.
+    checks: list[SampleCheck] = field(default_factory=list)
+    #: The steps whose photos the last build found weak (:func:`is_weak`).
+    weak: list[Step] = field(default_factory=list)
 
-    def add_sample(self, face: str, image: np.ndarray, name: str = "") -> None:
+    def add_sample(self, face: str, image: np.ndarray, name: str = "", step: Step | None = None) -> None:
+        """Add a photo of ``face`` up (for ``step`` of the plan, else the face's first open one)."""
         if face not in FACES:
             raise ValueError(f"unknown face {face!r} (expected one of {', '.join(FACES)})")
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"sample {name or face} is not a colour image")
-        self.samples.append((face, image, name or f"{face}#{self.count(face) + 1}"))
+        plan = self.plan.steps
+        if step is None:
+            step = next((s for s in plan if s.face == face and s not in self.steps), None)
+        elif step not in plan or step.face != face:
+            raise ValueError(f"{face} photo {step.number} of the {step.die} die is not in the plan")
+        elif step in self.steps:
+            raise ValueError(f"{face} photo {step.number} of the {step.die} die is already taken")
+        name = name or f"{face}#{self.count(face) + 1}"
+        at = len(self.samples)
+        if step is not None:  # in the plan's order (the order the CLI reads a SAMPLES folder in)
+            order = plan.index(step)
+            at = next((i for i, s in enumerate(self.steps) if s is None or plan.index(s) > order), at)
+        self.samples.insert(at, (face, image, name))
+        self.steps.insert(at, step)
 
     def retake(self, face: str) -> None:
         """Forget the last sample of ``face``."""
         for i in range(len(self.samples) - 1, -1, -1):
             if self.samples[i][0] == face:
-                del self.samples[i]
+                del self.samples[i], self.steps[i]
                 return
         raise ValueError(f"no {face} sample to retake")
+
+    def forget(self, step: Step) -> None:
+        """Forget the sample taken for ``step`` (it is asked for again)."""
+        if step not in self.steps:
+            raise ValueError(f"no {step.face} photo {step.number} of the {step.die} die to retake")
+        i = self.steps.index(step)
+        del self.samples[i], self.steps[i]
 
     def set_background(self, image: np.ndarray) -> None:
         self.background = image
@@ -100,21 +173,41 @@ class DiceEnrollment:
         return sum(1 for f, _, _ in self.samples if f == face)
 
     def next_step(self) -> Step | None:
-        """The next photo the plan asks for, or None when every face has its count."""
-        seen: dict[str, int] = {}
-        for step in self.plan.steps:
-            seen[step.face] = seen.get(step.face, 0) + 1
-            if self.count(step.face) < seen[step.face]:
-                return step
-        return None
+        """The next photo the plan asks for, or None when every step has its photo."""
+        return next((s for s in self.plan.steps if s not in self.steps), None)
 
     def progress(self) -> tuple[int, int]:
         """(photos taken that the plan asked for, photos in the plan)."""
-        done = sum(min(self.count(f), self.plan.count(f)) for f in FACES)
-        return done, len(self.plan)
+        return sum(1 for s in self.steps if s is not None), len(self.plan)
 
     def build_model(self, progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
-        return build_model(self.samples, self.background, progress)
+        """Learn the model from all the samples; keep each one's leave-one-out read and the
+        steps whose photos read weak (the worst read as another face, then the others as a
+        model learned without it reads them)."""
+        checks: list[SampleCheck] = []
+        model = build_model(self.samples, self.background, progress, checks)
+        weak = [is_weak(c, model.min_score, model.min_margin) for c in checks]
+        # a photo of another face skews what is learned from all of them (the camera's
+        # geometry, the thresholds): the worst such photo is left out and the others are
+        # checked again by a model learned without it, and so on a few times
+        out: list[int] = []
+        while len(out) < RELEARNS:
+            wrong = [i for i, c in enumerate(checks) if weak[i] and c.read != c.face and i not in out]
+            if not wrong or len(out) + 1 >= len(checks):
+                break
+            out.append(min(wrong, key=lambda i: checks[i].margin))
+            kept = [i for i in range(len(checks)) if i not in out]
+            again: list[SampleCheck] = []
+            try:
+                clean = build_model([self.samples[i] for i in kept], self.background, None, again)
+            except ValueError:
+                break  # without those photos nothing can be learned: the checks so far stand
+            for i, c in zip(kept, again):
+                checks[i] = c
+                weak[i] = is_weak(c, clean.min_score, clean.min_margin)
+        self.checks = checks
+        self.weak = [step for step, w in zip(self.steps, weak) if step is not None and w]
+        return model
 
 
 # --------------------------------------------------------------------------- learning
@@ -149,8 +242,13 @@ def _two_groups(colours: np.ndarray) -> np.ndarray:
 
 
 def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarray | None = None,
-                progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
-    """Learn the model from (face, frame, name) samples and the optional empty-table frame."""
+                progress: Callable[[Iterable], Iterable] | None = None,
+                checks: list[SampleCheck] | None = None) -> DiceModel:
+    """Learn the model from (face, frame, name) samples and the optional empty-table frame.
+
+    ``checks``, when given, receives one :class:`SampleCheck` per sample, in their order: how
+    the sample reads leave-one-out (its own templates left out).
+    """
     progress = progress or (lambda it: it)
     if not samples:
         raise ValueError("no dice samples")
@@ -307,20 +405,43 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         max_elongation=float(max(b.elongation for b in found)), min_score=0.0, min_margin=0.0)
 
     # 6. thresholds from leave-one-out reads of the samples themselves
-    tops, margins, wrong_leads = [], [], []
-    for i, ((face, img, _), b, d) in enumerate(zip(samples, found, die_of)):
-        fs = score_faces(model, img, balance_gains(img), b, int(d),
-                         exclude=np.arange(i, len(model.templates), n))
-        if face not in fs.scores or sum(1 for j in range(len(samples))
-                                        if j != i and faces[j] == face) == 0:
-            continue
-        others = [s for f, s in fs.scores.items() if f != face]
-        tops.append(fs.scores[face])
-        margins.append(fs.scores[face] - max(others, default=-1.0))
-        if margins[-1] < 0:
-            wrong_leads.append(-margins[-1])
-    model.min_score, model.min_margin = calibrate(np.array(tops), np.array(margins), np.array(wrong_leads))
+    def read_out(i: int, left_out: list[int]) -> SampleCheck:
+        """Sample i read with its own templates and those of ``left_out`` left out."""
+        face, img, name = samples[i]
+        die = DICE[int(die_of[i])]
+        out = [i, *left_out]
+        fs = score_faces(model, img, balance_gains(img), found[i], int(die_of[i]),
+                         exclude=np.concatenate([np.arange(j, len(model.templates), n) for j in out]))
+        if face not in fs.scores or all(faces[j] != face for j in range(n) if j not in out):
+            return SampleCheck(name, face, die, None, float("nan"), float("nan"))
+        others = {f: s for f, s in fs.scores.items() if f != face}
+        lead = fs.scores[face] - max(others.values(), default=-1.0)
+        read = face if lead >= 0 else max(others, key=lambda f: others[f])
+        return SampleCheck(name, face, die, read, float(fs.scores[face]), float(lead))
+
+    reads = [read_out(i, []) for i in range(n)]
+    tops = np.array([c.score for c in reads if c.checked])
+    margins = np.array([c.margin for c in reads if c.checked])
+    model.min_score, model.min_margin = calibrate(tops, margins, -margins[margins < 0])
+    if checks is not None:
+        checks.extend(_named_weak(reads, read_out, model.min_score, model.min_margin))
     return model
+
+
+def _named_weak(reads: list[SampleCheck], read_out: Callable[[int, list[int]], SampleCheck],
+                min_score: float, min_margin: float) -> list[SampleCheck]:
+    """Each sample's check, with the weak ones named one at a time: a bad photo (another face,
+    a blurred one) also drags down the photos it is compared with, so the weakest is named,
+    the others read again without it, and so on (at most a quarter of the photos)."""
+    named: dict[int, SampleCheck] = {}
+    while len(named) < max(1, len(reads) // 4):
+        weak = [i for i, c in enumerate(reads) if i not in named and is_weak(c, min_score, min_margin)]
+        if not weak:
+            break
+        worst = min(weak, key=lambda i: (reads[i].read == reads[i].face, reads[i].margin))
+        named[worst] = reads[worst]
+        reads = [named[i] if i in named else read_out(i, list(named)) for i in range(len(reads))]
+    return reads
 
 
 def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:

@@ -3,7 +3,9 @@
 ``run_enrollment(hardware, SAMPLES, MODEL)`` walks the owner through photographing the empty
 table and every face of both dice (:mod:`farmbox.firmware.games.enroll.session`), then learns the model and
 writes ``SAMPLES/<face>/<die>-<n>.png``, ``SAMPLES/background.png`` and the model, as
-``farmbox vision enroll dice SAMPLES --model MODEL`` would from the same photos.
+``farmbox vision enroll dice SAMPLES --model MODEL`` would from the same photos. The photos
+the model's leave-one-out check finds weak are named on the OLED and the phone's page, to be
+shot again (OK, or the page's redo) or kept (BACK, or finish).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from PIL import Image, ImageDraw
 import farmbox.firmware.games.enroll.screens as screens
 from farmbox.firmware.box.drawing.icons import SIZE
 from farmbox.firmware.games.enroll.guided import POLL, GuidedBox, circle
-from farmbox.firmware.games.enroll.session import EnrollSession, Phase, find_die
+from farmbox.firmware.games.enroll.session import EnrollSession, Phase, find_die, photo_label
 from farmbox.hw import Hardware
 
 log = logging.getLogger(__name__)
@@ -65,9 +67,11 @@ class EnrollmentBox(GuidedBox):
             out.append("keep")
         if phase in (Phase.CAPTURE, Phase.REVIEW, Phase.ERROR):
             out.append("retake")
-        if phase not in (Phase.BUILD, Phase.DONE, Phase.QUIT) and (s.kept or s.background is not None):
+        if phase not in (Phase.BUILD, Phase.CHECK, Phase.DONE, Phase.QUIT) and (s.kept or s.background is not None):
             out.append("undo")
-        if phase is Phase.DONE:
+        if phase is Phase.CHECK:
+            out.append("redo")
+        if phase in (Phase.CHECK, Phase.DONE):
             out.append("finish")
         if phase is Phase.CLEAR and not s.kept:
             out.append("quit")
@@ -77,7 +81,9 @@ class EnrollmentBox(GuidedBox):
         """The phone's action as the button that does it."""
         if action == "undo":
             self.button("ok", "hold")
-        elif action in ("take", "keep", "finish"):
+        elif action == "finish" and self.session.phase is Phase.CHECK:
+            self.button("back", "press")  # keep the model as it is
+        elif action in ("take", "keep", "finish", "redo"):
             self.button("ok", "press")
         elif action in ("retake", "quit"):
             self.button("back", "press")
@@ -121,6 +127,7 @@ class EnrollmentBox(GuidedBox):
         step = s.step
         message, _, detail = s.error.partition("|")
         learned = s.learned
+        weak = [] if learned is None else list(learned.weak)
         return {
             "kind": "dice", "phase": s.phase.value, "done": done, "total": total,
             "step": None if step is None or s.phase is Phase.CLEAR else {
@@ -129,10 +136,11 @@ class EnrollmentBox(GuidedBox):
                 "number": step.number, "of": s.enrollment.plan.per_face},
             "clear": s.phase is Phase.CLEAR or (s.phase is Phase.REVIEW and s.background is None),
             "error": message, "detail": detail, "fraction": round(self.fraction, 3),
-            "weak": [], "actions": self.allowed(),
+            "weak": [f"{w.face.upper()} UP, {w.die.upper()} DIE: PHOTO {w.number}" for w in weak],
+            "actions": self.allowed(),
             "learned": None if learned is None else {
-                "photos": learned.photos, "seconds": round(self.seconds, 1), "weak": [],
-                "model": str(learned.model_path)},
+                "photos": learned.photos, "seconds": round(self.seconds, 1),
+                "weak": [photo_label(w) for w in weak], "model": str(learned.model_path)},
             "finished": self.finished,
         }
 
@@ -157,7 +165,8 @@ class EnrollmentBox(GuidedBox):
             log.warning("dice enrollment: %s", exc)
         else:
             self.fraction, self.seconds = 1.0, self.clock() - started
-            log.info("dice enrolled from %d photos -> %s", learned.photos, learned.model_path)
+            log.info("dice enrolled from %d photos -> %s; weak: %s", learned.photos, learned.model_path,
+                     ", ".join(photo_label(w) for w in learned.weak) or "none")
 
     # -- the whole enrollment -------------------------------------------------------------
     def run(self) -> Path:

@@ -19,7 +19,7 @@ from farmbox.firmware.box.drawing.canvas import BODY, WIDTH, blank, header, hint
 from farmbox.firmware.box.drawing.font import LINE, draw_text, draw_text_centred, fit, text_width
 from farmbox.firmware.box.drawing.icons import SIZE, draw_icon
 from farmbox.firmware.box.i18n import po_translator
-from farmbox.firmware.games.enroll.session import EnrollSession, Phase, die_crop
+from farmbox.firmware.games.enroll.session import EnrollSession, Phase, die_crop, weak_faces
 
 Translate = Callable[[str], str]
 DOMAIN = "enroll"
@@ -167,16 +167,41 @@ def building(tr: Translate, fraction: float, title: str = "LEARNING THE DICE") -
     return image
 
 
-def done(tr: Translate, photos: int, min_score: float, min_margin: float) -> Image.Image:
-    """Model and photos written; the thresholds the leave-one-out reads of the photos set."""
+def done(tr: Translate, photos: int, min_score: float, min_margin: float, still_weak: int = 0,
+         unchecked: int = 0) -> Image.Image:
+    """Model and photos written; the thresholds the leave-one-out reads of the photos set, and
+    how the check of the photos went (weak photos kept as they are, photos it could not read)."""
     image, draw = blank()
     header(draw, tr("DICE ENROLLED"))
-    draw_icon(draw, (2, BODY + 4), "star", 3)
+    draw_icon(draw, (2, BODY + 4), "cross" if still_weak else "star", 3)
+    check = (tr("%d STILL WEAK") % still_weak if still_weak else
+             tr("%d NOT CHECKED") % unchecked if unchecked else tr("ALL FACES CHECKED"))
     _lines(draw, TEXT_X, BODY + 2, [tr("%d PHOTOS") % photos, tr("ACCEPTS A FACE AT"),
                                     tr("SCORE >= %.2f") % min_score,
-                                    tr("LEAD >= %.2f") % min_margin], 4)
+                                    tr("LEAD >= %.2f") % min_margin, check], 5)
     hint(draw, tr("ANY BUTTON: FINISH"))
     return image
+
+
+def weak_face_names(tr: Translate, faces: list[tuple[str, str]], photos: list[int] | None = None
+                    ) -> list[str]:
+    """``(face, die)`` pairs as the check screen names them: "PIG, GREEN DIE" (with the count
+    of its weak photos when more than one)."""
+    names = []
+    for i, (face, die) in enumerate(faces):
+        on = tr("RED DIE") if die == "red" else tr("GREEN DIE")
+        name = f"{tr(face.upper())}, {on}"
+        count = photos[i] if photos else 1
+        names.append(name if count < 2 else f"{name} ({count})")
+    return names
+
+
+def check(tr: Translate, names: list[str]) -> Image.Image:
+    """Learned, but the leave-one-out check found weak photos: which faces, OK shoots them
+    again, BACK keeps the model (the card enrollment's check screen)."""
+    from farmbox.firmware.games.enroll.shot_screens import weak  # it draws on this module's pieces
+
+    return weak(tr, names)
 
 
 def render(session: EnrollSession, tr: Translate, fraction: float = 0.0) -> Image.Image:
@@ -192,9 +217,14 @@ def render(session: EnrollSession, tr: Translate, fraction: float = 0.0) -> Imag
         return error(tr, message, detail)
     if phase is Phase.BUILD:
         return building(tr, fraction)
+    if phase is Phase.CHECK and session.learned is not None:
+        faces = weak_faces(session.learned.weak)
+        photos = [sum(1 for s in session.learned.weak if (s.face, s.die) == f) for f in faces]
+        return check(tr, weak_face_names(tr, faces, photos))
     if phase is Phase.DONE and session.learned is not None:
         learned = session.learned
-        return done(tr, learned.photos, learned.min_score, learned.min_margin)
+        return done(tr, learned.photos, learned.min_score, learned.min_margin,
+                    len(weak_faces(learned.weak)), learned.unchecked)
     step = session.step
     if phase is Phase.REVIEW and session.capture is not None:
         face = None if session.capture.die is None else (step.face if step else None)
@@ -217,5 +247,5 @@ def example_photo() -> Image.Image:
     return photo
 
 
-__all__ = ["building", "capturing", "clear_table", "done", "error", "prompt",
-           "render", "review", "translator"]
+__all__ = ["building", "capturing", "check", "clear_table", "done", "error", "prompt",
+           "render", "review", "translator", "weak_face_names"]

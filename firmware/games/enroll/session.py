@@ -2,7 +2,10 @@
 
 The state machine behind the enrollment screens. Buttons: ``ok`` takes a photo / keeps it,
 ``back`` retakes it (or quits before the first photo), holding any button undoes the last kept
-photo. It never reads the camera itself: while :attr:`EnrollSession.capturing` is True the
+photo. Once every photo is kept the model is learned and written, and the leave-one-out reads
+of the photos themselves (:class:`farmbox.vision.dice.enroll.SampleCheck`) name the weak ones:
+the check screen offers to shoot those again (``ok``: their steps are asked for again, then
+the dice are learned again) or to keep the model as it is (``back``). It never reads the camera itself: while :attr:`EnrollSession.capturing` is True the
 driver (:mod:`farmbox.firmware.games.enroll.box`) feeds it frames with :meth:`EnrollSession.frame`, or
 reports :meth:`EnrollSession.camera_gone`. A photo is taken once the table has been still for
 a few frames (:class:`farmbox.vision.dice.Stillness`'s frame difference), so the hand that put the die
@@ -49,6 +52,7 @@ class Phase(enum.Enum):
     REVIEW = "review"      # the photo taken: ok keeps it, back retakes it
     ERROR = "error"        # something went wrong; any button: retake
     BUILD = "build"        # learning the dice (the driver calls build())
+    CHECK = "check"        # learned, some photos are weak; ok: shoot them again, back: keep
     DONE = "done"          # model and samples written; any button: finish
     QUIT = "quit"          # left before the first photo (back on the first screen)
 
@@ -63,13 +67,17 @@ class Capture:
 
 @dataclass(frozen=True)
 class Learned:
-    """What enrollment produced: the files and the thresholds learned from leave-one-out reads."""
+    """What enrollment produced: the files, the thresholds learned from leave-one-out reads and
+    the photos those reads found weak (the steps they were taken for, in the plan's order)."""
 
     model_path: Path
     samples_dir: Path
     photos: int
     min_score: float
     min_margin: float
+    weak: tuple[Step, ...] = ()
+    #: Photos the check could not read (no other photo of their face).
+    unchecked: int = 0
 
 
 def find_die(frame: np.ndarray, background: np.ndarray) -> Blob | None:
@@ -136,6 +144,16 @@ def write_samples(folder: Path, samples: list[tuple[str, str, np.ndarray]],
         if old.exists() and not folder.exists():
             os.replace(old, folder)
         raise
+
+
+def photo_label(step: Step) -> str:
+    """Where ``step``'s photo is written in SAMPLES (without ``.png``): ``pig/green-2``."""
+    return f"{step.face}/{step.die}-{step.number}"
+
+
+def weak_faces(steps: Iterable[Step]) -> list[tuple[str, str]]:
+    """The (face, die) pairs of weak photos, each once, in the order given."""
+    return list(dict.fromkeys((s.face, s.die) for s in steps))
 
 
 def _png(path: Path, frame: np.ndarray) -> None:
@@ -205,15 +223,22 @@ class EnrollSession:
                 self.phase = self._prompt_phase()
         elif self.phase is Phase.ERROR:
             self.phase, self.error = self.error_phase, ""
+        elif self.phase is Phase.CHECK:
+            if button == "ok":
+                self.redo()
+            elif button == "back":
+                self.phase = Phase.DONE  # the model as it is
 
     def hold(self, button: str, now: float = 0.0) -> None:
         """Holding any button undoes the last kept photo (then the empty-table photo)."""
         if self.phase in (Phase.BUILD, Phase.DONE, Phase.QUIT):
             return
+        if self.phase is Phase.CHECK:
+            self.alerts.append("mistake")  # nothing to undo: the photos are learned
+            return
         self.capture, self.error = None, ""
         if self.kept:
-            step = self.kept.pop()
-            self.enrollment.retake(step.face)
+            self.enrollment.forget(self.kept.pop())
             self.phase = Phase.PROMPT
         elif self.enrollment.background is not None:
             self.enrollment.background = None
@@ -267,7 +292,8 @@ class EnrollSession:
 
         On a learning error (ValueError) nothing is written: the error screen shows it and the
         last photo is undone, to be retaken (hold undoes more). On a write error (OSError) the
-        error screen shows it and any button tries again.
+        error screen shows it and any button tries again. With weak photos the check screen
+        follows (:meth:`redo` or keep), else the done screen.
         """
         if self.phase is not Phase.BUILD:
             raise RuntimeError("not all photos are taken yet")
@@ -276,21 +302,32 @@ class EnrollSession:
         except ValueError as exc:
             self._fail("CANNOT LEARN THE DICE", Phase.PROMPT, str(exc))
             if self.kept:
-                self.enrollment.retake(self.kept.pop().face)
+                self.enrollment.forget(self.kept.pop())
             raise
         photos = [(face, step.die, frame) for step, (face, frame, _) in
-                  zip(self.kept, self.enrollment.samples)]
+                  zip(self.enrollment.steps, self.enrollment.samples) if step is not None]
         try:
             write_samples(self.samples_dir, photos, self.enrollment.background)
             model.save(self.model_path)
         except OSError as exc:
             self._fail("CANNOT SAVE", Phase.BUILD, str(exc))  # any button tries again
             raise
+        weak = tuple(self.enrollment.weak)
         self.learned = Learned(self.model_path, self.samples_dir, len(photos),
-                               float(model.min_score), float(model.min_margin))
-        self.phase = Phase.DONE
-        self.alerts.append("win")
+                               float(model.min_score), float(model.min_margin), weak,
+                               sum(1 for c in self.enrollment.checks if not c.checked))
+        self.phase = Phase.CHECK if weak else Phase.DONE
+        self.alerts.append("mistake" if weak else "win")
         return self.learned
+
+    def redo(self) -> None:
+        """Shoot the weak photos again: their steps are asked for again, then learning again."""
+        if self.phase is not Phase.CHECK or self.learned is None:
+            raise RuntimeError("no check to act on")
+        for step in self.learned.weak:
+            self.enrollment.forget(step)
+            self.kept.remove(step)
+        self.phase = Phase.PROMPT
 
     def take_alerts(self) -> list[str]:
         """Alerts (error, mistake, win) raised since the last call."""
@@ -324,9 +361,10 @@ class EnrollSession:
         else:
             step = self.step
             assert step is not None
-            self.enrollment.add_sample(step.face, capture.frame, f"{step.face}/{step.die}")
+            self.enrollment.add_sample(step.face, capture.frame, photo_label(step), step)
             self.kept.append(step)
         self.phase = Phase.PROMPT if self.step is not None else Phase.BUILD
 
 
-__all__ = ["Capture", "EnrollSession", "Learned", "Phase", "die_crop", "find_die", "write_samples"]
+__all__ = ["Capture", "EnrollSession", "Learned", "Phase", "die_crop", "find_die", "photo_label",
+           "weak_faces", "write_samples"]
