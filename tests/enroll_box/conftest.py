@@ -51,7 +51,7 @@ def hardware():
     with simulated_pins():
         config = load_config().with_overrides(
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
-            buttons={"debounce_ms": 1, "hold_time": 0.05})
+            buttons={"debounce_ms": 1, "hold_time": 0.3})
         hw = open_hardware(config, camera=FeedCamera(timeout=0.5))
         try:
             yield hw

@@ -29,7 +29,7 @@ def config(tmp_path):
     return load_config().with_overrides(
         hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
         journal={"dir": str(tmp_path / "journal")},
-        buttons={"debounce_ms": 1, "hold_time": 0.05})
+        buttons={"debounce_ms": 1, "hold_time": 0.3})
 
 
 def press(factory, pin: int, gap: float = 0.0015) -> None:

@@ -31,7 +31,7 @@ class Enrollment:
     def __init__(self, tmp_path, guard_clock: Clock, pin: str = PIN, reader: Cards | None = None) -> None:
         config = load_config().with_overrides(
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
-            buttons={"debounce_ms": 1, "hold_time": 0.05})
+            buttons={"debounce_ms": 1, "hold_time": 0.3})
         self.hw = open_hardware(config, camera=FeedCamera(timeout=0.5))
         ids, picture, name = deck_cards(None)
         assert all(card in ids for card in CARDS)

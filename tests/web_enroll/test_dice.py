@@ -34,7 +34,7 @@ def dice(tmp_path):
     with simulated_pins():
         config = load_config().with_overrides(
             hardware={"simulated": True}, display={"driver": "dummy"}, camera={"source": "none"},
-            buttons={"debounce_ms": 1, "hold_time": 0.05})
+            buttons={"debounce_ms": 1, "hold_time": 0.3})
         hw = open_hardware(config, camera=FeedCamera(timeout=0.5))
         box = EnrollmentBox(hw, tmp_path / "SAMPLES", tmp_path / "dice.npz", per_face=2)
         server = EnrollServer(box, port=0, bind="127.0.0.1", pin=PIN, clock=Clock()).start()
