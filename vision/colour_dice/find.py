@@ -1,8 +1,13 @@
 """Finding a colour die on the table and the colour mark on its top face.
 
-Everything works on a frame shrunk to :data:`WORK_W` pixels wide, in 8-bit Lab.  The table is
-estimated by a coarse median (dice are small next to it); a die is what differs from the table,
-made of pixels close to its enrolled body colour, with the holes (its face mark) filled in.
+Everything works on a frame shrunk to :data:`WORK_W` pixels wide, in 8-bit Lab.  The box's
+camera is fixed, so when the model holds a shot of the empty table the frame is first *relit* to
+that shot's light (a smooth per-channel gain field: exposure, colour cast, lamp gradients), and a
+die is what then differs from the empty table: this holds on striped cloths and for a white die
+on a near-white cloth, where no colour threshold can.  Without a usable table shot (another
+table, a moved camera) the table is estimated by a coarse median of the frame itself (dice are
+small next to it).  A die is made of foreground pixels close to its enrolled body colour, with
+the holes (its face mark) filled in.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ class Frame:
     chroma: np.ndarray     # float32 distance from grey in a,b
     foreground: np.ndarray  # uint8 0/255: differs from the table, or is enclosed by what does
     scale: float           # work pixels per frame pixel
+    #: True when the frame was relit to the enrolled empty-table shot (its colours are then
+    #: those of the table shot's light, and the foreground is the difference from that table).
+    relit: bool = False
 
 
 @dataclass
@@ -42,20 +50,65 @@ class DieBlob:
         return slice(y, y + h), slice(x, x + w)
 
 
-def prepare(image: np.ndarray) -> Frame:
-    """Shrink, convert and separate the foreground from the table."""
+def shrink(image: np.ndarray) -> np.ndarray:
+    """The BGR frame at the working width."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("expected a colour image")
     h, w = image.shape[:2]
     scale = WORK_W / w
-    small = cv2.resize(image, (WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, (WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+
+
+#: Cell size (work pixels) of the light field: several cells per die, so a median of 5 x 5
+#: cells ignores the dice and keeps only the light.
+LIGHT_CELL = 20
+#: A frame whose difference from the relit table covers more than this share is of another
+#: table (or a moved camera): the table shot is not used.
+TABLE_CHANGED = 0.2
+#: ... and so is one whose typical pixel differs from the relit table by more than this (Lab):
+#: the same table under the same camera differs by its noise only.
+SAME_TABLE = 6.0
+
+
+def relight(small: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``small`` (work-size BGR) under the light of the empty-table shot ``table``: divided by
+    the smooth per-channel gain field that maps the table shot onto it."""
+    f = small.astype(np.float32) + 1.0
+    log_ratio = np.log(f / (table.astype(np.float32) + 1.0))
+    hh, ww = log_ratio.shape[:2]
+    coarse = cv2.resize(log_ratio, (max(5, ww // LIGHT_CELL), max(5, hh // LIGHT_CELL)),
+                        interpolation=cv2.INTER_AREA)
+    coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(coarse[..., i]), 5) for i in range(3)])
+    field = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
+    return np.clip(f / np.exp(field) - 1.0, 0, 255).astype(np.uint8)
+
+
+def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = a.astype(np.float32) - b.astype(np.float32)
+    return np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def prepare(image: np.ndarray, table: np.ndarray | None = None) -> Frame:
+    """Shrink, convert and separate the foreground from the table (``table``: the enrolled
+    empty-table shot at work size, used when the frame still shows that table)."""
+    small = shrink(image)
+    scale = WORK_W / image.shape[1]
+    if table is not None and table.shape == small.shape:
+        relit = relight(small, table)
+        lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
+        dist = cv2.GaussianBlur(_lab_distance(lab, cv2.cvtColor(table, cv2.COLOR_BGR2LAB)), (0, 0), 0.8)
+        # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
+        typical = float(np.median(dist[::3, ::3]))
+        fg = (dist > max(10.0, 5.0 * typical)).astype(np.uint8) * 255
+        if typical < SAME_TABLE and float(np.count_nonzero(fg)) < TABLE_CHANGED * fg.size:
+            fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg)), scale, relit=True)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
     coarse = cv2.medianBlur(coarse, 5)
-    table = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - table.astype(np.float32)
-    dist = np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    estimate = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
+    dist = _lab_distance(lab, estimate)
     # the threshold adapts to the table's own texture (grain, weave, noise)
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
     fg = (dist > thr).astype(np.uint8) * 255
@@ -79,24 +132,43 @@ def enclosed(fg: np.ndarray) -> np.ndarray:
     return np.where(small[labels], np.uint8(255), fg)
 
 
+#: Largest part (share of the frame) that :func:`convex_parts` replaces by its hull: two
+#: dice touching, with their sides and shadows.
+CONVEX_MAX = 0.05
+
+
+def convex_parts(fg: np.ndarray) -> np.ndarray:
+    """The foreground with each small part replaced by its convex hull.  A die seen from above
+    (top face, the sides that show, its shadow) is convex, but a white top face on a white
+    cloth differs from the cloth only along part of its outline: the sides on one side, the
+    shadow on another.  Fragments a few pixels apart are one part."""
+    joined = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = fg.copy()
+    limit = CONVEX_MAX * fg.size
+    for c in contours:
+        if cv2.contourArea(c) <= limit:
+            cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+    return out
+
+
 def _chroma(lab: np.ndarray) -> np.ndarray:
     ab = lab[..., 1:].astype(np.float32) - 128.0
     return np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)
 
 
-def balanced(frame: Frame, body: np.ndarray, window: tuple[slice, slice]) -> Frame:
-    """The frame with its colour cast removed inside ``window``, taking the pixels ``body``
-    (a white die's body, a mask of the window) as neutral white."""
-    pix = frame.bgr[window][body].astype(np.float32)
+def balanced(frame: Frame, white: np.ndarray) -> Frame:
+    """The frame with its colour cast removed, taking the BGR pixels ``white`` (a white die's
+    body, N x 3) as neutral white.  The cast of a lamp or a camera's white balance is the same
+    over the whole frame, so the gains found on the white die serve the black die too."""
+    pix = white.astype(np.float32)
     if len(pix) < 10:
         return frame
     ref = np.median(pix, axis=0)
     gains = ref.mean() / np.maximum(ref, 1.0)
-    bgr, lab, chroma = frame.bgr.copy(), frame.lab.copy(), frame.chroma.copy()
-    bgr[window] = np.clip(frame.bgr[window].astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    lab[window] = cv2.cvtColor(bgr[window], cv2.COLOR_BGR2LAB)
-    chroma[window] = _chroma(lab[window])
-    return Frame(bgr, lab, chroma, frame.foreground, frame.scale)
+    bgr = np.clip(frame.bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    return Frame(bgr, lab, _chroma(lab), frame.foreground, frame.scale, frame.relit)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
