@@ -70,17 +70,22 @@ TABLE_CHANGED = 0.2
 SAME_TABLE = 6.0
 
 
-def relight(small: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """``small`` (work-size BGR) under the light of the empty-table shot ``table``: divided by
-    the smooth per-channel gain field that maps the table shot onto it."""
+def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``small`` (work-size BGR) under the light of the empty-table shot ``table`` (divided by
+    the smooth per-channel gain field that maps the table shot onto it), and the empty table
+    as this frame's camera would show it (the table shot times that field, clipped where the
+    camera clips: a lamp's glare on a pale cloth then cancels instead of looking like a die)."""
     f = small.astype(np.float32) + 1.0
-    log_ratio = np.log(f / (table.astype(np.float32) + 1.0))
+    t = table.astype(np.float32) + 1.0
+    log_ratio = np.log(f / t)
     hh, ww = log_ratio.shape[:2]
     coarse = cv2.resize(log_ratio, (max(5, ww // LIGHT_CELL), max(5, hh // LIGHT_CELL)),
                         interpolation=cv2.INTER_AREA)
     coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(coarse[..., i]), 5) for i in range(3)])
-    field = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
-    return np.clip(f / np.exp(field) - 1.0, 0, 255).astype(np.uint8)
+    gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
+    relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
+    expected = np.clip(t * gain - 1.0, 0, 255).astype(np.uint8)
+    return relit, expected
 
 
 def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -88,21 +93,25 @@ def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def prepare(image: np.ndarray, table: np.ndarray | None = None) -> Frame:
+def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float | None = None) -> Frame:
     """Shrink, convert and separate the foreground from the table (``table``: the enrolled
-    empty-table shot at work size, used when the frame still shows that table)."""
+    empty-table shot at work size, used when the frame still shows that table).  ``die_area``
+    (work pixels) is the largest one die with its sides and shadow covers: larger parts are
+    not made convex (two dice close together are two convex parts, not one)."""
     small = shrink(image)
     scale = WORK_W / image.shape[1]
     if table is not None and table.shape == small.shape:
-        relit = relight(small, table)
+        relit, expected = relight(small, table)
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
-        dist = cv2.GaussianBlur(_lab_distance(lab, cv2.cvtColor(table, cv2.COLOR_BGR2LAB)), (0, 0), 0.8)
+        dist = _lab_distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(expected, cv2.COLOR_BGR2LAB))
+        dist = cv2.GaussianBlur(dist, (0, 0), 0.8)
         # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
         typical = float(np.median(dist[::3, ::3]))
         fg = (dist > max(10.0, 5.0 * typical)).astype(np.uint8) * 255
         if typical < SAME_TABLE and float(np.count_nonzero(fg)) < TABLE_CHANGED * fg.size:
             fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg)), scale, relit=True)
+            limit = CONVEX_MAX * fg.size if die_area is None else die_area
+            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg), limit), scale, relit=True)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
@@ -137,15 +146,15 @@ def enclosed(fg: np.ndarray) -> np.ndarray:
 CONVEX_MAX = 0.05
 
 
-def convex_parts(fg: np.ndarray) -> np.ndarray:
+def convex_parts(fg: np.ndarray, limit: float) -> np.ndarray:
     """The foreground with each small part replaced by its convex hull.  A die seen from above
     (top face, the sides that show, its shadow) is convex, but a white top face on a white
     cloth differs from the cloth only along part of its outline: the sides on one side, the
-    shadow on another.  Fragments a few pixels apart are one part."""
+    shadow on another.  Fragments a few pixels apart are one part; parts larger than ``limit``
+    pixels are kept as they are."""
     joined = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = fg.copy()
-    limit = CONVEX_MAX * fg.size
     for c in contours:
         if cv2.contourArea(c) <= limit:
             cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
@@ -212,7 +221,13 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
 def mark_colour(frame: Frame, blob: DieBlob) -> tuple[tuple[float, float, float], float] | None:
     """The Lab colour of the largest coloured patch inside the die and its share of the die."""
     win = blob.window
-    inner = cv2.erode(blob.mask, np.ones((3, 3), np.uint8))
+    # the die is convex: the hull of its body holds the top face's mark even where the mark
+    # reaches the die's edge or a clipped highlight breaks the body around it
+    hull = np.zeros_like(blob.mask)
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    inner = cv2.erode(cv2.bitwise_and(hull, frame.foreground[win]), np.ones((3, 3), np.uint8))
     chroma = frame.chroma[win]
     coloured = ((chroma >= GREY_CHROMA + 6) & (inner > 0)).astype(np.uint8) * 255
     n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=4)

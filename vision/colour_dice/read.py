@@ -17,7 +17,7 @@ import numpy as np
 
 from farmbox.vision.files import load_colour_image
 
-from .find import (GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, convex_parts, mark_colour, prepare,
+from .find import (GREY_CHROMA, WORK_W, DieBlob, Frame, balanced, blobs, body_mask, mark_colour, prepare,
                    shrink)
 from .model import DICE, ColourDiceModel, DieModel
 
@@ -25,6 +25,8 @@ from .model import DICE, ColourDiceModel, DieModel
 UNSURE_BELOW = 0.35
 #: Features further than this from every enrolled sample are not trusted.
 FAR = 45.0
+#: The most one die with its sides and shadow covers, in top faces (its side squared).
+DIE_SPREAD = 2.2
 #: How much more colour (times GREY_CHROMA) a white die's body may show than a black one's.
 WHITE_TINT = 1.6
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
@@ -87,8 +89,26 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str,
     mask = body_mask(frame, die.body, others[0] if others else None, grey_chroma)
     expected = die.side_px ** 2
     found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected]
+    if others and die.body[0] > others[0][0]:
+        # a pale blob around the dark die (its shadow and sides on a pale cloth) holds that
+        # die's body inside its hull; the pale die's own hull holds its mark and sides only
+        other = body_mask(frame, others[0], die.body)
+        found = [b for b in found if _share_inside(b, other) <= OTHER_BODY_MAX]
     found.sort(key=lambda b: abs(np.log(b.area / expected)))
     return found, "" if found else "die not found"
+
+
+#: Largest share of a die blob's hull that may look like the other die's body.
+OTHER_BODY_MAX = 0.2
+
+
+def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
+    hull = np.zeros_like(blob.mask)
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    inside = hull > 0
+    return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
 
 def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
@@ -112,7 +132,8 @@ def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
 
 def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     """Read both dice in one frame."""
-    frame = white_balanced(prepare(image, model.table), model)
+    die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
+    frame = white_balanced(prepare(image, model.table, die_area), model)
     dice: dict[str, str | None] = {}
     confs: dict[str, float] = {}
     reasons: dict[str, str] = {}
