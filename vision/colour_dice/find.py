@@ -35,6 +35,9 @@ class Frame:
     #: True when the frame was relit to the enrolled empty-table shot (its colours are then
     #: those of the table shot's light, and the foreground is the difference from that table).
     relit: bool = False
+    #: Lightness (8-bit Lab L) of the empty table where each pixel is, in this frame's light
+    #: (the relit table shot, or the frame's own coarse estimate).
+    table_l: np.ndarray | None = None
 
 
 @dataclass
@@ -111,7 +114,8 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         if typical < SAME_TABLE and float(np.count_nonzero(fg)) < TABLE_CHANGED * fg.size:
             fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
             limit = CONVEX_MAX * fg.size if die_area is None else die_area
-            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg), limit), scale, relit=True)
+            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg), limit), scale, relit=True,
+                         table_l=cv2.cvtColor(table, cv2.COLOR_BGR2LAB)[..., 0])
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
@@ -122,7 +126,7 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
     fg = (dist > thr).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return Frame(small, lab, _chroma(lab), enclosed(fg), scale)
+    return Frame(small, lab, _chroma(lab), enclosed(fg), scale, table_l=estimate[..., 0])
 
 
 #: Largest region (share of the frame) that :func:`enclosed` fills.
@@ -177,7 +181,7 @@ def balanced(frame: Frame, white: np.ndarray) -> Frame:
     gains = ref.mean() / np.maximum(ref, 1.0)
     bgr = np.clip(frame.bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-    return Frame(bgr, lab, _chroma(lab), frame.foreground, frame.scale, frame.relit)
+    return Frame(bgr, lab, _chroma(lab), frame.foreground, frame.scale, frame.relit, frame.table_l)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -201,6 +205,10 @@ def blobs(mask: np.ndarray, min_area: float) -> list[DieBlob]:
     return out
 
 
+#: A pixel darker than this share of the table's lightness there is in a shadow.
+SHADOW_DARKER = 0.85
+
+
 def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float, float, float] | None,
               grey_chroma: float = GREY_CHROMA) -> np.ndarray:
     """Foreground pixels closer in lightness to ``body`` than to the other die's body (or the
@@ -214,6 +222,10 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
         near &= np.abs(L - body[0]) < 0.7 * abs(body[0] - other[0])
     else:
         near = np.abs(L - body[0]) < 60
+    if frame.table_l is not None and (other is None or body[0] > other[0]):
+        # the pale die's body is not darker than the table around it: what is, is a shadow
+        # (the dark die's, on a pale cloth) or the pale die's own side faces
+        near &= L >= SHADOW_DARKER * frame.table_l.astype(np.float32)
     m = (grey & near & (frame.foreground > 0)).astype(np.uint8) * 255
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
