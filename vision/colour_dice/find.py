@@ -12,7 +12,7 @@ the holes (its face mark) filled in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -38,6 +38,23 @@ class Frame:
     #: Lightness (8-bit Lab L) of the empty table where each pixel is, in this frame's light
     #: (the relit table shot, or the frame's own coarse estimate).
     table_l: np.ndarray | None = None
+    #: The foreground before die-sized parts were made convex, and the size limit used.
+    loose: np.ndarray | None = None
+    die_area: float = 0.0
+
+    def without(self, keep_out: np.ndarray) -> "Frame":
+        """This frame with the pixels of ``keep_out`` (bool) taken out of the foreground; the
+        parts left are made convex again (a die that touched the one taken out is a part of
+        its own now)."""
+        if self.loose is None:
+            fg = self.foreground.copy()
+            fg[keep_out] = 0
+        else:
+            loose = self.loose.copy()
+            loose[keep_out] = 0
+            fg = convex_parts(loose, self.die_area)
+            fg[keep_out] = 0
+        return replace(self, foreground=fg)
 
 
 @dataclass
@@ -114,8 +131,10 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         if typical < SAME_TABLE and float(np.count_nonzero(fg)) < TABLE_CHANGED * fg.size:
             fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
             limit = CONVEX_MAX * fg.size if die_area is None else die_area
-            return Frame(relit, lab, _chroma(lab), convex_parts(enclosed(fg), limit), scale, relit=True,
-                         table_l=cv2.cvtColor(table, cv2.COLOR_BGR2LAB)[..., 0])
+            loose = enclosed(fg)
+            return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
+                         table_l=cv2.cvtColor(table, cv2.COLOR_BGR2LAB)[..., 0], loose=loose,
+                         die_area=limit)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
@@ -181,7 +200,7 @@ def balanced(frame: Frame, white: np.ndarray) -> Frame:
     gains = ref.mean() / np.maximum(ref, 1.0)
     bgr = np.clip(frame.bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-    return Frame(bgr, lab, _chroma(lab), frame.foreground, frame.scale, frame.relit, frame.table_l)
+    return replace(frame, bgr=bgr, lab=lab, chroma=_chroma(lab))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

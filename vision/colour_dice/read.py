@@ -111,6 +111,18 @@ def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
     return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
 
+def _hull_in_frame(frame: Frame, blob: DieBlob, dilate: int) -> np.ndarray:
+    """The blob's convex hull, grown by ``dilate`` pixels, as a bool mask of the whole frame."""
+    out = np.zeros(frame.lab.shape[:2], np.uint8)
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(blob.box[0], blob.box[1]))
+    for c in contours:
+        cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+    if dilate:
+        out = cv2.dilate(out, np.ones((2 * dilate + 1, 2 * dilate + 1), np.uint8))
+    return out > 0
+
+
 def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
     """Remove the colour cast using the white die's body as the white reference (a tinted
     light moves every colour; the white die is the one thing known to be white).  A frame
@@ -137,10 +149,14 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     dice: dict[str, str | None] = {}
     confs: dict[str, float] = {}
     reasons: dict[str, str] = {}
-    for name in DICE:
-        if name not in model.dice:
-            continue
-        found, why = _find_die(frame, model, name)
+    placed: np.ndarray | None = None
+    # the dark die first: its place is then kept out of the pale die's search (a pale ring of
+    # shadow and sides around the dark die must never be read as the pale die)
+    for name in sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0]):
+        seen = frame if placed is None else frame.without(placed)
+        found, why = _find_die(seen, model, name)
+        if found and placed is None:
+            placed = _hull_in_frame(frame, found[0], dilate=3)
         if not found:
             dice[name], confs[name], reasons[name] = None, 0.0, why
             continue
@@ -148,7 +164,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
-        mark = mark_colour(frame, found[0])
+        mark = mark_colour(seen, found[0])
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
         if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
@@ -234,7 +250,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
             table_shots = _images(die_dir)
             continue
         if die_dir.name not in DICE:
-            raise ValueError(f"{die_dir}: expected folders named white, black or {TABLE_FOLDER}")
+            raise ValueError(f"{die_dir}: expected folders named white or black (and {TABLE_FOLDER} for the empty table)")
         for colour_dir in sorted(p for p in die_dir.iterdir() if p.is_dir()):
             imgs = _images(colour_dir)
             if imgs:
