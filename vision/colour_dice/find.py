@@ -127,9 +127,10 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         dist = cv2.GaussianBlur(dist, (0, 0), 0.8)
         # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
         typical = float(np.median(dist[::3, ::3]))
-        fg = (dist > max(10.0, 5.0 * typical)).astype(np.uint8) * 255
-        if typical < SAME_TABLE and float(np.count_nonzero(fg)) < TABLE_CHANGED * fg.size:
-            fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        differs = dist > max(10.0, 5.0 * typical)
+        if typical < SAME_TABLE and float(np.count_nonzero(differs)) < TABLE_CHANGED * differs.size:
+            fg = cv2.morphologyEx(differs.astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
+                                  np.ones((2, 2), np.uint8))
             limit = CONVEX_MAX * fg.size if die_area is None else die_area
             loose = enclosed(fg)
             return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
@@ -143,8 +144,8 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
     dist = _lab_distance(lab, estimate)
     # the threshold adapts to the table's own texture (grain, weave, noise)
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
-    fg = (dist > thr).astype(np.uint8) * 255
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    fg = cv2.morphologyEx((dist > thr).astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
+                          np.ones((2, 2), np.uint8))
     return Frame(small, lab, _chroma(lab), enclosed(fg), scale, table_l=estimate[..., 0])
 
 

@@ -17,8 +17,18 @@ import numpy as np
 
 from farmbox.vision.files import load_colour_image
 
-from .find import (GREY_CHROMA, WORK_W, DieBlob, Frame, balanced, blobs, body_mask, mark_colour, prepare,
-                   shrink)
+from .find import (
+    GREY_CHROMA,
+    WORK_W,
+    DieBlob,
+    Frame,
+    balanced,
+    blobs,
+    body_mask,
+    mark_colour,
+    prepare,
+    shrink,
+)
 from .model import DICE, ColourDiceModel, DieModel
 
 #: A die reading below this confidence is reported as unsure (None).
@@ -106,21 +116,21 @@ def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
     hull = np.zeros_like(blob.mask)
     contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
-        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+        hull = cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
     inside = hull > 0
     return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
 
 def _hull_in_frame(frame: Frame, blob: DieBlob, dilate: int) -> np.ndarray:
     """The blob's convex hull, grown by ``dilate`` pixels, as a bool mask of the whole frame."""
-    out = np.zeros(frame.lab.shape[:2], np.uint8)
+    hull: np.ndarray = np.zeros(frame.lab.shape[:2], np.uint8)
     contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                    offset=(blob.box[0], blob.box[1]))
     for c in contours:
-        cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
     if dilate:
-        out = cv2.dilate(out, np.ones((2 * dilate + 1, 2 * dilate + 1), np.uint8))
-    return out > 0
+        hull = cv2.dilate(hull, np.ones((2 * dilate + 1, 2 * dilate + 1), np.uint8))
+    return hull > 0
 
 
 def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
