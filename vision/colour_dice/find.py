@@ -190,15 +190,21 @@ def _chroma(lab: np.ndarray) -> np.ndarray:
     return np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)
 
 
+#: The level (8-bit BGR) a white die's body is brought to by :func:`balanced`.
+WHITE_LEVEL = 230.0
+
+
 def balanced(frame: Frame, white: np.ndarray) -> Frame:
     """The frame with its colour cast removed, taking the BGR pixels ``white`` (a white die's
-    body, N x 3) as neutral white.  The cast of a lamp or a camera's white balance is the same
-    over the whole frame, so the gains found on the white die serve the black die too."""
+    body, N x 3) as neutral white at :data:`WHITE_LEVEL`.  The cast of a lamp or a camera's
+    white balance and its exposure hold over the whole frame, so the gains found on the white
+    die serve the black die too."""
     pix = white.astype(np.float32)
     if len(pix) < 10:
         return frame
     ref = np.median(pix, axis=0)
-    gains = ref.mean() / np.maximum(ref, 1.0)
+    # the white body is the one known white: its level sets the exposure as well as the cast
+    gains = WHITE_LEVEL / np.maximum(ref, 1.0)
     bgr = np.clip(frame.bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
     return replace(frame, bgr=bgr, lab=lab, chroma=_chroma(lab))
