@@ -189,8 +189,10 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     return DiceReading(dice, confidence, reasons)
 
 
-#: The enrollment folder that holds the empty-table shot(s).
+#: The enrollment folder that holds the empty-table shot(s), and the names (without suffix) an
+#: empty-table shot may have at the top of the samples folder.
 TABLE_FOLDER = "table"
+TABLE_FILES = ("background", "table")
 
 
 def empty_table(table_shots: list[np.ndarray], shots: list[np.ndarray]) -> np.ndarray | None:
@@ -238,7 +240,8 @@ def weak_colours(model: ColourDiceModel) -> dict[str, list[str]]:
 def enroll(samples: Path | str, progress: ProgressBar | None = None,
            on_progress: Callable[[int, int], None] | None = None) -> ColourDiceModel:
     """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image) and,
-    optionally, ``samples/table/*``: the fixed camera's shot of the empty table.
+    optionally, the fixed camera's shot of the empty table: ``samples/background.jpg|png`` (as
+    for the Super Farmer dice) or ``samples/table/*``.
 
     Without a table folder the shots themselves give the empty table when they were all taken
     by one fixed camera over one table (the per-pixel median of shots whose die moved); the
@@ -254,10 +257,12 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
     layout: dict[str, dict[str, list[Path]]] = {}
-    table_shots: list[Path] = []
+    # the empty table: SAMPLES/background.* (as the Super Farmer dice enrollment has it) or
+    # SAMPLES/table/*
+    table_shots = [p for p in _images(samples) if p.stem in TABLE_FILES]
     for die_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         if die_dir.name == TABLE_FOLDER:
-            table_shots = _images(die_dir)
+            table_shots += _images(die_dir)
             continue
         if die_dir.name not in DICE:
             raise ValueError(f"{die_dir}: expected folders named white or black (and {TABLE_FOLDER} for the empty table)")
