@@ -146,7 +146,11 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
     fg = cv2.morphologyEx((dist > thr).astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
                           np.ones((2, 2), np.uint8))
-    return Frame(small, lab, _chroma(lab), enclosed(fg), scale, table_l=estimate[..., 0])
+    loose = enclosed(fg)
+    if die_area is None:
+        return Frame(small, lab, _chroma(lab), loose, scale, table_l=estimate[..., 0])
+    return Frame(small, lab, _chroma(lab), convex_parts(loose, die_area), scale, table_l=estimate[..., 0],
+                 loose=loose, die_area=die_area)
 
 
 #: Largest region (share of the frame) that :func:`enclosed` fills.
