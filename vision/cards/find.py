@@ -310,22 +310,20 @@ SEAM_SHARE = 0.85
 SEAM_STRENGTH = 0.45
 
 
-def _line_strength(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """The gradient across the segment a-b at the points ``t`` (0..1) along it."""
-    u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-    nx, ny = float(-u[1]), float(u[0])
-    pts = a[None] + t[:, None] * (b - a)[None]
+def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The gradient across each segment a[i]-b[i] (a, b: (S, 2)) at the points ``t`` (0..1)
+    along it: (S, T), the strongest of the line and its two neighbours (a seam is a line, not
+    a stripe)."""
+    u = b - a
+    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)                                 # (S, 2)
+    pts = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]             # (S, T, 2)
+    pts = pts[None] + np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None, None] * n[None, :, None, :]
     h, w = gx.shape
-    xi = np.clip(np.rint(pts[:, 0]).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(pts[:, 1]).astype(np.intp), 0, h - 1)
-    # the strongest of the line and its two neighbours (a seam is a line, not a stripe)
-    best = np.zeros(len(t), np.float32)
-    for off in (-1.0, 0.0, 1.0):
-        x2 = np.clip(np.rint(pts[:, 0] + off * nx).astype(np.intp), 0, w - 1)
-        y2 = np.clip(np.rint(pts[:, 1] + off * ny).astype(np.intp), 0, h - 1)
-        best = np.maximum(best, np.abs(gx[y2, x2] * nx + gy[y2, x2] * ny).astype(np.float32))
-    del xi, yi
-    return best
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    g = np.abs(gx[yi, xi] * n[None, :, None, 0] + gy[yi, xi] * n[None, :, None, 1])
+    return g.max(axis=0)
 
 
 def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions) -> list[np.ndarray]:
@@ -340,17 +338,17 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
     if d[0] + d[2] < d[1] + d[3]:
         q = q[_NEXT]  # make 0-1 and 3-2 the long sides
     t = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
-    outline = np.concatenate([_line_strength(gx, gy, q[i], q[(i + 1) % 4], t) for i in range(4)])
-    base = float(np.median(outline))
+    fs = np.linspace(0.44, 0.56, 7, dtype=np.float32)[:, None]
+    starts = np.concatenate([q, q[0] + fs * (q[1] - q[0])])
+    ends = np.concatenate([q[_NEXT], q[3] + fs * (q[2] - q[3])])
+    g = _line_strengths(gx, gy, starts.astype(np.float32), ends.astype(np.float32), t)
+    base = float(np.median(g[:4]))
     if base <= 0:
         return [given]
-    best: tuple[float, float] | None = None
-    for f in np.linspace(0.44, 0.56, 7):
-        a, b = q[0] + f * (q[1] - q[0]), q[3] + f * (q[2] - q[3])
-        share = float((_line_strength(gx, gy, a, b, t) >= SEAM_STRENGTH * base).mean())
-        if best is None or share > best[0]:
-            best = (share, float(f))
-    if best is None or best[0] < SEAM_SHARE:
+    shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
+    k = int(np.argmax(shares))
+    best = (float(shares[k]), float(fs[k, 0]))
+    if best[0] < SEAM_SHARE:
         return [given]
     f = best[1]
     m01, m32 = q[0] + f * (q[1] - q[0]), q[3] + f * (q[2] - q[3])
