@@ -100,6 +100,29 @@ DICE_SETS = (
 )
 
 
+def bench_overlap(deck: str, scenes: int, seed: int) -> dict:
+    """Tables of 8 cards where every second card lies over the one before (about 30% of it
+    covered): cards read right, reported null, read wrong (as a card not on the table, or more
+    often than it lies there)."""
+    from collections import Counter
+
+    with tempfile.TemporaryDirectory() as tmp:
+        card_scenes.enrollment_samples(tmp, deck, per_card=2, seed=424242)
+        reader = CardReader(enroll(tmp))
+    counts = dict(cards=0, found=0, right=0, null=0, wrong=0)
+    for k in range(scenes):
+        s = card_scenes.scene(seed + k, deck, count=8, overlap=0.3)
+        readings = reader.read(s.image)
+        truth = Counter(c.id for c in s.cards)
+        got = Counter(r.id for r in readings if r.id is not None)
+        counts["cards"] += len(s.cards)
+        counts["found"] += len(readings)
+        counts["right"] += sum((got & truth).values())
+        counts["wrong"] += sum((got - truth).values())
+        counts["null"] += sum(r.id is None for r in readings)
+    return counts
+
+
 def bench_dice(scenes: int, seed: int, table_kind: str | None = None, art: str = "disc",
                fixed: bool = False, touching: bool = False) -> dict:
     table_seed = seed + 777_777 if fixed else None
@@ -130,6 +153,8 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=50, help="card scenes per deck")
     ap.add_argument("--dice-scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=47_000_000, help="first held-out seed")
+    ap.add_argument("--overlap-scenes", type=int, default=0,
+                    help="tables of 8 overlapping cards per deck (default 0: none)")
     ap.add_argument("--dice-set", action="append", choices=[d[0] for d in DICE_SETS],
                     help="colour-dice set(s) to run (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="read each card frame N times, keep the fastest")
@@ -144,6 +169,11 @@ def main() -> int:
               f"CPU {c['cpu_ms_median']:.0f} ms/frame median ({c['cpu_ms_mean']:.0f} mean, "
               f"{c['cpu_ms_p90']:.0f} p90; finding alone {c['find_cpu_ms_median']:.0f}), "
               f"wall {c['wall_ms_median']:.0f} ms; load average {os.getloadavg()[0]:.1f}", flush=True)
+    for deck in ("funfarm", "symbols") if args.overlap_scenes > 0 else ():
+        o = bench_overlap(deck, args.overlap_scenes, args.seed)
+        print(f"cards/{deck} overlapping: {args.overlap_scenes} tables of 8, every second card over the one "
+              f"before: {o['found']} found of {o['cards']}, right {o['right']}, reported null {o['null']}, "
+              f"wrong {o['wrong']}", flush=True)
     if args.dice_scenes < 1:
         return 0
     for name, kind, art, fixed, touching in DICE_SETS:
