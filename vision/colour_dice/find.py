@@ -260,15 +260,21 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def mark_colour(frame: Frame, blob: DieBlob) -> tuple[tuple[float, float, float], float] | None:
-    """The Lab colour of the largest coloured patch inside the die and its share of the die."""
+def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
+    """The Lab colour of the largest coloured patch inside the die and its share of the die.
+    With ``convex`` the patch is looked for in the die's hull (for a pale die: the hull of its
+    body holds the top face's mark even where the mark reaches the die's edge or a clipped
+    highlight breaks the body around it); else inside the die's body and what it encloses (a
+    dark die's body encloses its mark, while its hull may take in a shadow reaching another
+    die)."""
     win = blob.window
-    # the die is convex: the hull of its body holds the top face's mark even where the mark
-    # reaches the die's edge or a clipped highlight breaks the body around it
     hull = np.zeros_like(blob.mask)
-    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for c in contours:
-        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    if convex:
+        contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    else:
+        hull = blob.mask
     inner = cv2.erode(cv2.bitwise_and(hull, frame.foreground[win]), np.ones((3, 3), np.uint8))
     chroma = frame.chroma[win]
     coloured = ((chroma >= GREY_CHROMA + 6) & (inner > 0)).astype(np.uint8) * 255

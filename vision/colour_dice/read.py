@@ -25,6 +25,7 @@ from .find import (
     balanced,
     blobs,
     body_mask,
+    convex_parts,
     mark_colour,
     prepare,
     shrink,
@@ -97,8 +98,12 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str,
         grey_chroma = WHITE_TINT * GREY_CHROMA if die.body[0] > 128 else GREY_CHROMA
     others = [d.body for n, d in model.dice.items() if n != name]
     mask = body_mask(frame, die.body, others[0] if others else None, grey_chroma)
+    if _paler(model, name) and frame.die_area:
+        # a pale body round a large mark is a thin ring, open where a shadow or the other die
+        # breaks it: the die is convex, so its hull is the die
+        mask = convex_parts(mask, frame.die_area)
     expected = die.side_px ** 2
-    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected]
+    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected and _squat(b)]
     if others and die.body[0] > others[0][0]:
         # a pale blob around the dark die (its shadow and sides on a pale cloth) holds that
         # die's body inside its hull; the pale die's own hull holds its mark and sides only
@@ -121,13 +126,29 @@ def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
     return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
 
-def _hull_in_frame(frame: Frame, blob: DieBlob, dilate: int) -> np.ndarray:
-    """The blob's convex hull, grown by ``dilate`` pixels, as a bool mask of the whole frame."""
+#: Longest side over shortest of a die blob's bounding rectangle (a die with its sides and
+#: shadow is squat; a glare along a pale stripe of a cloth is not).
+SQUAT = 2.2
+
+
+def _squat(blob: DieBlob) -> bool:
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    return max(w, h) <= SQUAT * max(1.0, min(w, h))
+
+
+def _paler(model: ColourDiceModel, name: str) -> bool:
+    """Whether ``name`` is the paler die (the white one)."""
+    return all(model.dice[name].body[0] >= d.body[0] for d in model.dice.values())
+
+
+def _place_in_frame(frame: Frame, blob: DieBlob, dilate: int) -> np.ndarray:
+    """The blob (holes filled: a die with its mark), grown by ``dilate`` pixels, as a bool mask
+    of the whole frame."""
     hull: np.ndarray = np.zeros(frame.lab.shape[:2], np.uint8)
-    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                   offset=(blob.box[0], blob.box[1]))
-    for c in contours:
-        cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    hull[blob.window] = blob.mask
     if dilate:
         hull = cv2.dilate(hull, np.ones((2 * dilate + 1, 2 * dilate + 1), np.uint8))
     return hull > 0
@@ -166,7 +187,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         seen = frame if placed is None else frame.without(placed)
         found, why = _find_die(seen, model, name)
         if found and placed is None:
-            placed = _hull_in_frame(frame, found[0], dilate=3)
+            placed = _place_in_frame(frame, found[0], dilate=3)
         if not found:
             dice[name], confs[name], reasons[name] = None, 0.0, why
             continue
@@ -174,7 +195,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
-        mark = mark_colour(seen, found[0])
+        mark = mark_colour(seen, found[0], convex=_paler(model, name))
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
         if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
@@ -322,7 +343,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
                 step()
                 frame = white_balanced(frame, model)
                 found, _ = _find_die(frame, model, name)
-                mark = mark_colour(frame, found[0]) if found else None
+                mark = mark_colour(frame, found[0], convex=_paler(model, name)) if found else None
                 if mark is None:
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
