@@ -126,6 +126,9 @@ def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
     return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
 
+#: Least distance (in die sides) from the dark die's centre to the pale die's: dice touching
+#: face to face are a side apart.
+NEAR_DARK = 0.7
 #: Longest side over shortest of a die blob's bounding rectangle (a die with its sides and
 #: shadow is squat; a glare along a pale stripe of a cloth is not).
 SQUAT = 2.2
@@ -181,13 +184,21 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     confs: dict[str, float] = {}
     reasons: dict[str, str] = {}
     placed: np.ndarray | None = None
+    dark_centre: tuple[float, float] | None = None
     # the dark die first: its place is then kept out of the pale die's search (a pale ring of
     # shadow and sides around the dark die must never be read as the pale die)
     for name in sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0]):
         seen = frame if placed is None else frame.without(placed)
         found, why = _find_die(seen, model, name)
+        if placed is not None and dark_centre is not None:
+            # what is left of the pale ring round the dark die (its soft shadow on a pale cloth)
+            # lies closer to the dark die's centre than a die touching it can
+            near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+            found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
+            why = why or ("" if found else "die not found")
         if found and placed is None:
             placed = _place_in_frame(frame, found[0], dilate=3)
+            dark_centre = found[0].centre
         if not found:
             dice[name], confs[name], reasons[name] = None, 0.0, why
             continue
