@@ -1,6 +1,7 @@
 """Figures for the card reader and the colour-dice reader on held-out rendered scenes.
 
     .venv/bin/python bench/bench_cards.py [--scenes 50] [--dice-scenes 300] [--seed 47000000] [--repeat 1]
+                                          [--dice-set white-cloth ...]
 
 Enrolls each deck from rendered samples (its own seeds), then reads scenes whose seeds were
 never used while developing (``--seed``): 12 cards per 960x720 frame.  Times are CPU time of
@@ -8,6 +9,10 @@ one process pinned to one thread (OpenCV and BLAS threads set to 1), per frame, 
 first frame (which fills the reader's alignment cache).  With ``--repeat N`` each frame is read N
 times and the fastest is kept (other jobs on a shared machine only ever add time).  Finding alone is timed too (one more
 call per frame, outside the reading time), so identifying is the difference.
+
+Colour dice are read on several sets (:data:`DICE_SETS`): shots on tables of their own, and the
+box's fixed camera over one table (near-white cloth, striped cloth, wood, cloth) enrolled with its
+empty-table shot, in two art styles, dice apart or touching.
 """
 
 from __future__ import annotations
@@ -81,14 +86,55 @@ def bench_deck(deck: str, scenes: int, seed: int, repeat: int = 1) -> dict:
     return counts
 
 
-def bench_dice(scenes: int, seed: int) -> dict:
+#: Colour-dice settings: (name, table kind, art, fixed camera over one table, dice touching).
+#: "mixed" is every shot on a table of its own (no empty-table shot to use); the others are the
+#: box's fixed camera over one table, enrolled with its empty-table shot.
+DICE_SETS = (
+    ("mixed", None, "disc", False, False),
+    ("white-cloth", "white", "disc", True, False),
+    ("white-cloth-tile", "white", "tile", True, False),
+    ("striped", "striped", "disc", True, False),
+    ("wood-tile", "wood", "tile", True, False),
+    ("cloth-touching", "cloth", "tile", True, True),
+    ("striped-touching", "striped", "disc", True, True),
+)
+
+
+def bench_overlap(deck: str, scenes: int, seed: int) -> dict:
+    """Tables of 8 cards where every second card lies over the one before (about 30% of it
+    covered): cards read right, reported null, read wrong (as a card not on the table, or more
+    often than it lies there)."""
+    from collections import Counter
+
     with tempfile.TemporaryDirectory() as tmp:
-        dice_scenes.enrollment_samples(tmp, per_colour=3, seed=4242)
+        card_scenes.enrollment_samples(tmp, deck, per_card=2, seed=424242)
+        reader = CardReader(enroll(tmp))
+    counts = dict(cards=0, found=0, right=0, null=0, wrong=0)
+    for k in range(scenes):
+        s = card_scenes.scene(seed + k, deck, count=8, overlap=0.3)
+        readings = reader.read(s.image)
+        truth = Counter(c.id for c in s.cards)
+        got = Counter(r.id for r in readings if r.id is not None)
+        counts["cards"] += len(s.cards)
+        counts["found"] += len(readings)
+        counts["right"] += sum((got & truth).values())
+        counts["wrong"] += sum((got - truth).values())
+        counts["null"] += sum(r.id is None for r in readings)
+    return counts
+
+
+def bench_dice(scenes: int, seed: int, table_kind: str | None = None, art: str = "disc",
+               fixed: bool = False, touching: bool = False) -> dict:
+    table_seed = seed + 777_777 if fixed else None
+    with tempfile.TemporaryDirectory() as tmp:
+        dice_scenes.enrollment_samples(tmp, per_colour=3, seed=4242, table_kind=table_kind, art=art,
+                                       table_seed=table_seed)
         model = enroll_dice(tmp)
     counts = dict(dice=0, right=0, unsure=0, wrong=0, rolls_right=0)
     cpu = []
     for k in range(scenes):
-        s = dice_scenes.scene(seed + k)
+        s = dice_scenes.scene(seed + k, table_kind=table_kind, art=art, table_seed=table_seed,
+                              touching=touching)
         t0 = time.process_time()
         r = read_frame(model, s.image)
         cpu.append(time.process_time() - t0)
@@ -107,6 +153,10 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=50, help="card scenes per deck")
     ap.add_argument("--dice-scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=47_000_000, help="first held-out seed")
+    ap.add_argument("--overlap-scenes", type=int, default=0,
+                    help="tables of 8 overlapping cards per deck (default 0: none)")
+    ap.add_argument("--dice-set", action="append", choices=[d[0] for d in DICE_SETS],
+                    help="colour-dice set(s) to run (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="read each card frame N times, keep the fastest")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -119,12 +169,21 @@ def main() -> int:
               f"CPU {c['cpu_ms_median']:.0f} ms/frame median ({c['cpu_ms_mean']:.0f} mean, "
               f"{c['cpu_ms_p90']:.0f} p90; finding alone {c['find_cpu_ms_median']:.0f}), "
               f"wall {c['wall_ms_median']:.0f} ms; load average {os.getloadavg()[0]:.1f}", flush=True)
+    for deck in ("funfarm", "symbols") if args.overlap_scenes > 0 else ():
+        o = bench_overlap(deck, args.overlap_scenes, args.seed)
+        print(f"cards/{deck} overlapping: {args.overlap_scenes} tables of 8, every second card over the one "
+              f"before: {o['found']} found of {o['cards']}, right {o['right']}, reported null {o['null']}, "
+              f"wrong {o['wrong']}", flush=True)
     if args.dice_scenes < 1:
         return 0
-    d = bench_dice(args.dice_scenes, args.seed)
-    print(f"colour-dice: {args.dice_scenes} frames 960x720, two dice: "
-          f"rolls right {d['rolls_right']}/{args.dice_scenes}, dice right {d['right']}/{d['dice']}, "
-          f"unsure {d['unsure']}, wrong {d['wrong']}; CPU {d['cpu_ms_median']:.0f} ms/frame median")
+    for name, kind, art, fixed, touching in DICE_SETS:
+        if args.dice_set and name not in args.dice_set:
+            continue
+        d = bench_dice(args.dice_scenes, args.seed, kind, art, fixed, touching)
+        print(f"colour-dice/{name}: {args.dice_scenes} frames 960x720, two dice: "
+              f"rolls right {d['rolls_right']}/{args.dice_scenes}, dice right {d['right']}/{d['dice']} "
+              f"({100 * d['right'] / d['dice']:.1f}%), unsure {d['unsure']}, wrong {d['wrong']} "
+              f"({100 * d['wrong'] / d['dice']:.2f}%); CPU {d['cpu_ms_median']:.0f} ms/frame median", flush=True)
     return 0
 
 

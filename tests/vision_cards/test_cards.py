@@ -243,3 +243,24 @@ def test_a_card_under_another_found_card_is_reported_covered():
     cv2.fillConvexPoly(img, above.astype(np.int32), (200, 220, 240))
     assert covered_cards(img, [below, above]) == [True, False]
     assert covered_cards(img, [above]) == [False]
+
+
+def test_two_cards_level_side_by_side_are_two_cards_not_one_landscape():
+    """Two portrait cards touching along their long sides make one quad of nearly a card's
+    own ratio (2 x 250 by 350); the seam between them splits it, for a reader that knows the
+    cards' shape.  A lone card is never cut."""
+    from farmbox.vision.cards import FindOptions
+    table = np.full((480, 640, 3), (70, 90, 60), np.uint8)
+    w, h = 120, 168
+    for k, card_id in enumerate(("horse-1", "horse-2")):
+        x = 200 + k * w
+        table[150:150 + h, x:x + w] = cv2.resize(card_face("funfarm", card_id), (w, h), interpolation=cv2.INTER_AREA)
+    ratio = FACE_SIZE[0] / FACE_SIZE[1]
+    quads = find_cards(table, FindOptions(ratio=ratio))
+    assert len(quads) == 2
+    for q, left in zip(sorted(quads, key=lambda q: q[:, 0].mean()), (200, 200 + w)):
+        assert abs(q[:, 0].min() - left) < 6 and abs(q[:, 0].max() - (left + w)) < 6
+        assert abs(side_ratio(q) - ratio) < 0.05
+    lone = np.full((480, 640, 3), (70, 90, 60), np.uint8)
+    lone[150:150 + h, 260:260 + w] = cv2.resize(card_face("funfarm", "cow-3"), (w, h), interpolation=cv2.INTER_AREA)
+    assert len(find_cards(lone, FindOptions(ratio=ratio))) == 1

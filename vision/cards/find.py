@@ -298,7 +298,67 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         banned |= big
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
     kept += _split_pairs(pairs, kept, options)
+    if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
+        kept = [half for q in kept for half in _split_seam(q, gx, gy, options)]
     return [k / scale for k in kept]
+
+
+#: Points sampled along a possible seam between two cards, and the share of them that must
+#: cross an edge as strong as :data:`SEAM_STRENGTH` of the quad's own outline.
+SEAM_SAMPLES = 40
+SEAM_SHARE = 0.85
+SEAM_STRENGTH = 0.45
+
+
+def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The gradient across each segment a[i]-b[i] (a, b: (S, 2)) at the points ``t`` (0..1)
+    along it: (S, T), the strongest of the line and its two neighbours (a seam is a line, not
+    a stripe)."""
+    u = b - a
+    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)                                 # (S, 2)
+    pts = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]             # (S, T, 2)
+    pts = pts[None] + np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None, None] * n[None, :, None, :]
+    h, w = gx.shape
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    g = np.abs(gx[yi, xi] * n[None, :, None, 0] + gy[yi, xi] * n[None, :, None, 1])
+    return g.max(axis=0)
+
+
+def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions) -> list[np.ndarray]:
+    """Two cards lying long side to long side, level with each other, make one quad of a
+    card's own proportions (two portraits side by side are a landscape of nearly the same
+    ratio).  What gives them away is the seam: a straight edge from one long side's middle to
+    the other's, as strong as the outline along nearly its whole length, with each half a card.
+    Returns the two halves, or the quad alone (as it came)."""
+    given = q
+    q = order_corners(q)
+    d = np.sqrt(((q - q[_NEXT]) ** 2).sum(axis=1))
+    if d[0] + d[2] < d[1] + d[3]:
+        q = q[_NEXT]  # make 0-1 and 3-2 the long sides
+    t = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
+    fs = np.linspace(0.44, 0.56, 7, dtype=np.float32)[:, None]
+    starts = np.concatenate([q, q[0] + fs * (q[1] - q[0])])
+    ends = np.concatenate([q[_NEXT], q[3] + fs * (q[2] - q[3])])
+    g = _line_strengths(gx, gy, starts.astype(np.float32), ends.astype(np.float32), t)
+    base = float(np.median(g[:4]))
+    if base <= 0:
+        return [given]
+    shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
+    k = int(np.argmax(shares))
+    best = (float(shares[k]), float(fs[k, 0]))
+    if best[0] < SEAM_SHARE:
+        return [given]
+    f = best[1]
+    m01, m32 = q[0] + f * (q[1] - q[0]), q[3] + f * (q[2] - q[3])
+    halves = [order_corners(np.array(h, np.float32)) for h in ([q[0], m01, m32, q[3]], [m01, q[1], q[2], m32])]
+    for half in halves:
+        r = side_ratio(half)
+        if not options.min_ratio <= r <= options.max_ratio or \
+                (options.ratio is not None and abs(r - options.ratio) > options.ratio_tolerance):
+            return [given]
+    return halves
 
 
 def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions) -> list[np.ndarray]:

@@ -1,13 +1,18 @@
 """Finding a colour die on the table and the colour mark on its top face.
 
-Everything works on a frame shrunk to :data:`WORK_W` pixels wide, in 8-bit Lab.  The table is
-estimated by a coarse median (dice are small next to it); a die is what differs from the table,
-made of pixels close to its enrolled body colour, with the holes (its face mark) filled in.
+Everything works on a frame shrunk to :data:`WORK_W` pixels wide, in 8-bit Lab.  The box's
+camera is fixed, so when the model holds a shot of the empty table the frame is first *relit* to
+that shot's light (a smooth per-channel gain field: exposure, colour cast, lamp gradients), and a
+die is what then differs from the empty table: this holds on striped cloths and for a white die
+on a near-white cloth, where no colour threshold can.  Without a usable table shot (another
+table, a moved camera) the table is estimated by a coarse median of the frame itself (dice are
+small next to it).  A die is made of foreground pixels close to its enrolled body colour, with
+the holes (its face mark) filled in.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +32,29 @@ class Frame:
     chroma: np.ndarray     # float32 distance from grey in a,b
     foreground: np.ndarray  # uint8 0/255: differs from the table, or is enclosed by what does
     scale: float           # work pixels per frame pixel
+    #: True when the frame was relit to the enrolled empty-table shot (its colours are then
+    #: those of the table shot's light, and the foreground is the difference from that table).
+    relit: bool = False
+    #: Lightness (8-bit Lab L) of the empty table where each pixel is, in this frame's light
+    #: (the relit table shot, or the frame's own coarse estimate).
+    table_l: np.ndarray | None = None
+    #: The foreground before die-sized parts were made convex, and the size limit used.
+    loose: np.ndarray | None = None
+    die_area: float = 0.0
+
+    def without(self, keep_out: np.ndarray) -> "Frame":
+        """This frame with the pixels of ``keep_out`` (bool) taken out of the foreground; the
+        parts left are made convex again (a die that touched the one taken out is a part of
+        its own now)."""
+        if self.loose is None:
+            fg = self.foreground.copy()
+            fg[keep_out] = 0
+        else:
+            loose = self.loose.copy()
+            loose[keep_out] = 0
+            fg = convex_parts(loose, self.die_area)
+            fg[keep_out] = 0
+        return replace(self, foreground=fg)
 
 
 @dataclass
@@ -42,25 +70,87 @@ class DieBlob:
         return slice(y, y + h), slice(x, x + w)
 
 
-def prepare(image: np.ndarray) -> Frame:
-    """Shrink, convert and separate the foreground from the table."""
+def shrink(image: np.ndarray) -> np.ndarray:
+    """The BGR frame at the working width."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("expected a colour image")
     h, w = image.shape[:2]
     scale = WORK_W / w
-    small = cv2.resize(image, (WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, (WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+
+
+#: Cell size (work pixels) of the light field: several cells per die, so a median of 5 x 5
+#: cells ignores the dice and keeps only the light.
+LIGHT_CELL = 20
+#: A frame whose difference from the relit table covers more than this share is of another
+#: table (or a moved camera): the table shot is not used.
+TABLE_CHANGED = 0.2
+#: ... and so is one whose typical pixel differs from the relit table by more than this (Lab):
+#: the same table under the same camera differs by its noise only.
+SAME_TABLE = 6.0
+
+
+def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``small`` (work-size BGR) under the light of the empty-table shot ``table`` (divided by
+    the smooth per-channel gain field that maps the table shot onto it), and the empty table
+    as this frame's camera would show it (the table shot times that field, clipped where the
+    camera clips: a lamp's glare on a pale cloth then cancels instead of looking like a die)."""
+    f = small.astype(np.float32) + 1.0
+    t = table.astype(np.float32) + 1.0
+    log_ratio = np.log(f / t)
+    hh, ww = log_ratio.shape[:2]
+    coarse = cv2.resize(log_ratio, (max(5, ww // LIGHT_CELL), max(5, hh // LIGHT_CELL)),
+                        interpolation=cv2.INTER_AREA)
+    coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(coarse[..., i]), 5) for i in range(3)])
+    gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
+    relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
+    expected = np.clip(t * gain - 1.0, 0, 255).astype(np.uint8)
+    return relit, expected
+
+
+def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = a.astype(np.float32) - b.astype(np.float32)
+    return np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float | None = None) -> Frame:
+    """Shrink, convert and separate the foreground from the table (``table``: the enrolled
+    empty-table shot at work size, used when the frame still shows that table).  ``die_area``
+    (work pixels) is the largest one die with its sides and shadow covers: larger parts are
+    not made convex (two dice close together are two convex parts, not one)."""
+    small = shrink(image)
+    scale = WORK_W / image.shape[1]
+    if table is not None and table.shape == small.shape:
+        relit, expected = relight(small, table)
+        lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
+        dist = _lab_distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(expected, cv2.COLOR_BGR2LAB))
+        dist = cv2.GaussianBlur(dist, (0, 0), 0.8)
+        # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
+        typical = float(np.median(dist[::3, ::3]))
+        differs = dist > max(10.0, 5.0 * typical)
+        if typical < SAME_TABLE and float(np.count_nonzero(differs)) < TABLE_CHANGED * differs.size:
+            fg = cv2.morphologyEx(differs.astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
+                                  np.ones((2, 2), np.uint8))
+            limit = CONVEX_MAX * fg.size if die_area is None else die_area
+            loose = enclosed(fg)
+            return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
+                         table_l=cv2.cvtColor(table, cv2.COLOR_BGR2LAB)[..., 0], loose=loose,
+                         die_area=limit)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
     coarse = cv2.medianBlur(coarse, 5)
-    table = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - table.astype(np.float32)
-    dist = np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    estimate = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
+    dist = _lab_distance(lab, estimate)
     # the threshold adapts to the table's own texture (grain, weave, noise)
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
-    fg = (dist > thr).astype(np.uint8) * 255
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return Frame(small, lab, _chroma(lab), enclosed(fg), scale)
+    fg = cv2.morphologyEx((dist > thr).astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
+                          np.ones((2, 2), np.uint8))
+    loose = enclosed(fg)
+    if die_area is None:
+        return Frame(small, lab, _chroma(lab), loose, scale, table_l=estimate[..., 0])
+    return Frame(small, lab, _chroma(lab), convex_parts(loose, die_area), scale, table_l=estimate[..., 0],
+                 loose=loose, die_area=die_area)
 
 
 #: Largest region (share of the frame) that :func:`enclosed` fills.
@@ -79,24 +169,49 @@ def enclosed(fg: np.ndarray) -> np.ndarray:
     return np.where(small[labels], np.uint8(255), fg)
 
 
+#: Largest part (share of the frame) that :func:`convex_parts` replaces by its hull: two
+#: dice touching, with their sides and shadows.
+CONVEX_MAX = 0.05
+
+
+def convex_parts(fg: np.ndarray, limit: float) -> np.ndarray:
+    """The foreground with each small part replaced by its convex hull.  A die seen from above
+    (top face, the sides that show, its shadow) is convex, but a white top face on a white
+    cloth differs from the cloth only along part of its outline: the sides on one side, the
+    shadow on another.  Fragments a few pixels apart are one part; parts larger than ``limit``
+    pixels are kept as they are."""
+    joined = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = fg.copy()
+    for c in contours:
+        if cv2.contourArea(c) <= limit:
+            cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+    return out
+
+
 def _chroma(lab: np.ndarray) -> np.ndarray:
     ab = lab[..., 1:].astype(np.float32) - 128.0
     return np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)
 
 
-def balanced(frame: Frame, body: np.ndarray, window: tuple[slice, slice]) -> Frame:
-    """The frame with its colour cast removed inside ``window``, taking the pixels ``body``
-    (a white die's body, a mask of the window) as neutral white."""
-    pix = frame.bgr[window][body].astype(np.float32)
+#: The level (8-bit BGR) a white die's body is brought to by :func:`balanced`.
+WHITE_LEVEL = 230.0
+
+
+def balanced(frame: Frame, white: np.ndarray) -> Frame:
+    """The frame with its colour cast removed, taking the BGR pixels ``white`` (a white die's
+    body, N x 3) as neutral white at :data:`WHITE_LEVEL`.  The cast of a lamp or a camera's
+    white balance and its exposure hold over the whole frame, so the gains found on the white
+    die serve the black die too."""
+    pix = white.astype(np.float32)
     if len(pix) < 10:
         return frame
     ref = np.median(pix, axis=0)
-    gains = ref.mean() / np.maximum(ref, 1.0)
-    bgr, lab, chroma = frame.bgr.copy(), frame.lab.copy(), frame.chroma.copy()
-    bgr[window] = np.clip(frame.bgr[window].astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    lab[window] = cv2.cvtColor(bgr[window], cv2.COLOR_BGR2LAB)
-    chroma[window] = _chroma(lab[window])
-    return Frame(bgr, lab, chroma, frame.foreground, frame.scale)
+    # the white body is the one known white: its level sets the exposure as well as the cast
+    gains = WHITE_LEVEL / np.maximum(ref, 1.0)
+    bgr = np.clip(frame.bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    return replace(frame, bgr=bgr, lab=lab, chroma=_chroma(lab))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -120,6 +235,10 @@ def blobs(mask: np.ndarray, min_area: float) -> list[DieBlob]:
     return out
 
 
+#: A pixel darker than this share of the table's lightness there is in a shadow.
+SHADOW_DARKER = 0.85
+
+
 def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float, float, float] | None,
               grey_chroma: float = GREY_CHROMA) -> np.ndarray:
     """Foreground pixels closer in lightness to ``body`` than to the other die's body (or the
@@ -133,14 +252,30 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
         near &= np.abs(L - body[0]) < 0.7 * abs(body[0] - other[0])
     else:
         near = np.abs(L - body[0]) < 60
+    if frame.table_l is not None and (other is None or body[0] > other[0]):
+        # the pale die's body is not darker than the table around it: what is, is a shadow
+        # (the dark die's, on a pale cloth) or the pale die's own side faces
+        near &= L >= SHADOW_DARKER * frame.table_l.astype(np.float32)
     m = (grey & near & (frame.foreground > 0)).astype(np.uint8) * 255
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def mark_colour(frame: Frame, blob: DieBlob) -> tuple[tuple[float, float, float], float] | None:
-    """The Lab colour of the largest coloured patch inside the die and its share of the die."""
+def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
+    """The Lab colour of the largest coloured patch inside the die and its share of the die.
+    With ``convex`` the patch is looked for in the die's hull (for a pale die: the hull of its
+    body holds the top face's mark even where the mark reaches the die's edge or a clipped
+    highlight breaks the body around it); else inside the die's body and what it encloses (a
+    dark die's body encloses its mark, while its hull may take in a shadow reaching another
+    die)."""
     win = blob.window
-    inner = cv2.erode(blob.mask, np.ones((3, 3), np.uint8))
+    hull = np.zeros_like(blob.mask)
+    if convex:
+        contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    else:
+        hull = blob.mask
+    inner = cv2.erode(cv2.bitwise_and(hull, frame.foreground[win]), np.ones((3, 3), np.uint8))
     chroma = frame.chroma[win]
     coloured = ((chroma >= GREY_CHROMA + 6) & (inner > 0)).astype(np.uint8) * 255
     n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=4)

@@ -1,20 +1,27 @@
 """The enrolled colour-dice model: a small versioned JSON file (never a pickle).
 
 It holds, per die ("white", "black"): the body colour, the die's size in pixels and, per face
-colour, the enrolled colour features of the face's mark.
+colour, the enrolled colour features of the face's mark; and, when enrollment had one, the
+fixed camera's shot of the empty table at the working size (a PNG in base64: still no pickle).
+Version 1 models (no table, colours not relit) are refused with "enroll again".
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from farmbox.vision.files import VisionInputError, write_atomic
 
 FORMAT = "farmbox-colour-dice"
-VERSION = 1
+VERSION = 2
 DICE = ("white", "black")
 
 
@@ -38,10 +45,20 @@ class DieModel:
 class ColourDiceModel:
     dice: dict[str, DieModel]
     frame_width: int = 960
+    #: The empty table as the fixed camera saw it at enrollment (BGR uint8 at the working
+    #: width), or None.
+    table: np.ndarray | None = None
 
     def to_json(self) -> dict:
+        """The model as plain JSON data (the table shot as a base64 PNG)."""
+        table = None
+        if self.table is not None:
+            ok, buf = cv2.imencode(".png", self.table)
+            if not ok:
+                raise RuntimeError("cannot encode the table shot as PNG")
+            table = base64.b64encode(buf.tobytes()).decode("ascii")
         return {
-            "format": FORMAT, "version": VERSION, "frame_width": self.frame_width,
+            "format": FORMAT, "version": VERSION, "frame_width": self.frame_width, "table": table,
             "dice": {
                 name: {"body": list(d.body), "side_px": d.side_px, "mark_share": d.mark_share,
                        "samples": {k: [list(v) for v in vs] for k, vs in d.samples.items()}}
@@ -86,7 +103,7 @@ class ColourDiceModel:
             width = data.get("frame_width", 960)
             if isinstance(width, bool) or not isinstance(width, int) or not 16 <= width <= 20000:
                 raise ModelError(f"{source}: field 'frame_width' is {width!r}, expected 16..20000")
-            model = cls(dice, width)
+            model = cls(dice, width, _table(data.get("table"), source))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             if isinstance(exc, ModelError):
                 raise
@@ -94,6 +111,21 @@ class ColourDiceModel:
         if not model.dice:
             raise ModelError(f"{source}: the model knows no die")
         return model
+
+
+def _table(text: object, source: str) -> np.ndarray | None:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise ModelError(f"{source}: field 'table' is not a base64 PNG")
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise ModelError(f"{source}: field 'table' is not a base64 PNG") from None
+    image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR) if raw else None
+    if image is None or image.ndim != 3 or not 16 <= image.shape[1] <= 4096 or image.shape[0] > 4096:
+        raise ModelError(f"{source}: field 'table' is not a usable table shot")
+    return np.asarray(image, np.uint8)
 
 
 def save_model(model: ColourDiceModel, path: Path | str) -> None:

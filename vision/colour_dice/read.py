@@ -17,13 +17,29 @@ import numpy as np
 
 from farmbox.vision.files import load_colour_image
 
-from .find import GREY_CHROMA, WORK_W, Frame, balanced, blobs, body_mask, mark_colour, prepare
+from .find import (
+    GREY_CHROMA,
+    WORK_W,
+    DieBlob,
+    Frame,
+    balanced,
+    blobs,
+    body_mask,
+    convex_parts,
+    mark_colour,
+    prepare,
+    shrink,
+)
 from .model import DICE, ColourDiceModel, DieModel
 
 #: A die reading below this confidence is reported as unsure (None).
 UNSURE_BELOW = 0.35
 #: Features further than this from every enrolled sample are not trusted.
 FAR = 45.0
+#: The most one die with its sides and shadow covers, in top faces (its side squared).
+DIE_SPREAD = 2.2
+#: How much more colour (times GREY_CHROMA) a white die's body may show than a black one's.
+WHITE_TINT = 1.6
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 
@@ -74,56 +90,115 @@ def classify(die: DieModel, feature: tuple[float, float, float]) -> tuple[str, f
 
 
 def _find_die(frame: Frame, model: ColourDiceModel, name: str,
-              grey_chroma: float = GREY_CHROMA) -> tuple[list, str]:
+              grey_chroma: float | None = None) -> tuple[list, str]:
     die = model.dice[name]
+    if grey_chroma is None:
+        # a white body near the camera's clipping point takes a tint from the light that a
+        # relit or balanced frame cannot take back: allow it more colour than the black one
+        grey_chroma = WHITE_TINT * GREY_CHROMA if die.body[0] > 128 else GREY_CHROMA
     others = [d.body for n, d in model.dice.items() if n != name]
     mask = body_mask(frame, die.body, others[0] if others else None, grey_chroma)
+    if _paler(model, name) and frame.die_area:
+        # a pale body round a large mark is a thin ring, open where a shadow or the other die
+        # breaks it: the die is convex, so its hull is the die
+        mask = convex_parts(mask, frame.die_area)
     expected = die.side_px ** 2
-    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected]
+    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected and _squat(b)]
+    if others and die.body[0] > others[0][0]:
+        # a pale blob around the dark die (its shadow and sides on a pale cloth) holds that
+        # die's body inside its hull; the pale die's own hull holds its mark and sides only
+        other = body_mask(frame, others[0], die.body)
+        found = [b for b in found if _share_inside(b, other) <= OTHER_BODY_MAX]
     found.sort(key=lambda b: abs(np.log(b.area / expected)))
     return found, "" if found else "die not found"
 
 
+#: Largest share of a die blob's hull that may look like the other die's body.
+OTHER_BODY_MAX = 0.2
+
+
+def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
+    hull = np.zeros_like(blob.mask)
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        hull = cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    inside = hull > 0
+    return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
+
+
+#: Least distance (in die sides) from the dark die's centre to the pale die's: dice touching
+#: face to face are a side apart.
+NEAR_DARK = 0.7
+#: Longest side over shortest of a die blob's bounding rectangle (a die with its sides and
+#: shadow is squat; a glare along a pale stripe of a cloth is not).
+SQUAT = 2.2
+
+
+def _squat(blob: DieBlob) -> bool:
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    return max(w, h) <= SQUAT * max(1.0, min(w, h))
+
+
+def _paler(model: ColourDiceModel, name: str) -> bool:
+    """Whether ``name`` is the paler die (the white one)."""
+    return all(model.dice[name].body[0] >= d.body[0] for d in model.dice.values())
+
+
+def _place_in_frame(frame: Frame, blob: DieBlob, dilate: int) -> np.ndarray:
+    """The blob (holes filled: a die with its mark), grown by ``dilate`` pixels, as a bool mask
+    of the whole frame."""
+    hull: np.ndarray = np.zeros(frame.lab.shape[:2], np.uint8)
+    hull[blob.window] = blob.mask
+    if dilate:
+        hull = cv2.dilate(hull, np.ones((2 * dilate + 1, 2 * dilate + 1), np.uint8))
+    return hull > 0
+
+
 def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
     """Remove the colour cast using the white die's body as the white reference (a tinted
-    light moves every colour; the white die is the one thing known to be white)."""
-    if "white" not in model.dice:
+    light moves every colour; the white die is the one thing known to be white).  A frame
+    relit to the enrolled table shot has no cast left to remove."""
+    if frame.relit or "white" not in model.dice:
         return frame
     found, _ = _find_die(frame, model, "white", grey_chroma=2.2 * GREY_CHROMA)
     if not found:
         return frame
     b = found[0]
-    x, y, w, h = b.box
-    m = int(0.5 * max(w, h))
-    H, W = frame.lab.shape[:2]
-    x0, y0 = max(0, x - m), max(0, y - m)
-    win = (slice(y0, min(H, y + h + m)), slice(x0, min(W, x + w + m)))
-    inner = np.zeros(frame.lab.shape[:2], bool)
-    inner[b.window] = cv2.erode(b.mask, np.ones((3, 3), np.uint8)) > 0
-    inner = inner[win]
-    L = frame.lab[win][..., 0]
-    body = inner & (frame.chroma[win] < 2.2 * GREY_CHROMA)
+    inner = cv2.erode(b.mask, np.ones((3, 3), np.uint8)) > 0
+    body = inner & (frame.chroma[b.window] < 2.2 * GREY_CHROMA)
     if body.sum() < 10:
         return frame
+    L = frame.lab[b.window][..., 0]
     body &= L >= np.percentile(L[body], 50)
-    return balanced(frame, body, win)
-
-
-def _frame_for(model: ColourDiceModel, name: str, frame: Frame) -> Frame:
-    return white_balanced(frame, model) if name == "white" else frame
+    return balanced(frame, frame.bgr[b.window][body])
 
 
 def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     """Read both dice in one frame."""
-    raw = prepare(image)
+    die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
+    frame = white_balanced(prepare(image, model.table, die_area), model)
     dice: dict[str, str | None] = {}
     confs: dict[str, float] = {}
     reasons: dict[str, str] = {}
-    for name in DICE:
-        if name not in model.dice:
-            continue
-        frame = _frame_for(model, name, raw)
-        found, why = _find_die(frame, model, name)
+    placed: np.ndarray | None = None
+    dark_centre: tuple[float, float] | None = None
+    # the dark die first: its place is then kept out of the pale die's search (a pale ring of
+    # shadow and sides around the dark die must never be read as the pale die)
+    for name in sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0]):
+        seen = frame if placed is None else frame.without(placed)
+        found, why = _find_die(seen, model, name)
+        if placed is not None and dark_centre is not None:
+            # what is left of the pale ring round the dark die (its soft shadow on a pale cloth)
+            # lies closer to the dark die's centre than a die touching it can
+            near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+            found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
+            why = why or ("" if found else "die not found")
+        if found and placed is None:
+            placed = _place_in_frame(frame, found[0], dilate=3)
+            dark_centre = found[0].centre
         if not found:
             dice[name], confs[name], reasons[name] = None, 0.0, why
             continue
@@ -131,7 +206,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
-        mark = mark_colour(frame, found[0])
+        mark = mark_colour(seen, found[0], convex=_paler(model, name))
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
         if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
@@ -144,6 +219,29 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
             dice[name] = colour
     confidence = min(confs.values()) if confs else 0.0
     return DiceReading(dice, confidence, reasons)
+
+
+#: The enrollment folder that holds the empty-table shot(s), and the names (without suffix) an
+#: empty-table shot may have at the top of the samples folder.
+TABLE_FOLDER = "table"
+TABLE_FILES = ("background", "table")
+
+
+def empty_table(table_shots: list[np.ndarray], shots: list[np.ndarray]) -> np.ndarray | None:
+    """The empty table at work size: the median of ``table_shots`` when there are any, else the
+    per-pixel median of the enrollment ``shots`` when they all show one table from one fixed
+    camera (each shot then differs from that median only where its die is); None otherwise."""
+    if table_shots:
+        if any(t.shape != table_shots[0].shape for t in table_shots):
+            raise ValueError("the table shots differ in size")
+        return np.median(np.stack(table_shots), axis=0).astype(np.uint8) if len(table_shots) > 1 \
+            else table_shots[0]
+    if len(shots) < 5 or any(s.shape != shots[0].shape for s in shots):
+        return None
+    table = np.median(np.stack(shots), axis=0).astype(np.uint8)
+    if all(prepare(s, table).relit for s in shots):
+        return table
+    return None
 
 
 def _images(folder: Path) -> list[Path]:
@@ -173,7 +271,14 @@ def weak_colours(model: ColourDiceModel) -> dict[str, list[str]]:
 
 def enroll(samples: Path | str, progress: ProgressBar | None = None,
            on_progress: Callable[[int, int], None] | None = None) -> ColourDiceModel:
-    """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image).
+    """Learn a model from ``samples/<white|black>/<colour>/*`` (one die alone per image) and,
+    optionally, the fixed camera's shot of the empty table: ``samples/background.jpg|png`` (as
+    for the Super Farmer dice) or ``samples/table/*``.
+
+    Without a table folder the shots themselves give the empty table when they were all taken
+    by one fixed camera over one table (the per-pixel median of shots whose die moved); the
+    table is kept only when every shot then agrees with it, otherwise the model has none and
+    reading falls back to estimating the table from each frame.
 
     Two passes: first each die's body colour and size (the largest foreground object), then
     each sample's mark colour read exactly as :func:`read_frame` reads it.  ``progress`` is a
@@ -184,9 +289,15 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
     layout: dict[str, dict[str, list[Path]]] = {}
+    # the empty table: SAMPLES/background.* (as the Super Farmer dice enrollment has it) or
+    # SAMPLES/table/*
+    table_shots = [p for p in _images(samples) if p.stem in TABLE_FILES]
     for die_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+        if die_dir.name == TABLE_FOLDER:
+            table_shots += _images(die_dir)
+            continue
         if die_dir.name not in DICE:
-            raise ValueError(f"{die_dir}: expected folders named white or black")
+            raise ValueError(f"{die_dir}: expected folders named white or black (and {TABLE_FOLDER} for the empty table)")
         for colour_dir in sorted(p for p in die_dir.iterdir() if p.is_dir()):
             imgs = _images(colour_dir)
             if imgs:
@@ -207,13 +318,16 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
         if on_progress is not None:
             on_progress(done, total)
 
+    shots = {p: shrink(read_image(p)) for colours in layout.values() for paths in colours.values()
+             for p in paths}
+    table = empty_table([shrink(read_image(p)) for p in table_shots], list(shots.values()))
     frames: dict[str, dict[str, list[Frame]]] = {}
     bodies: dict[str, list] = {}
     sizes: dict[str, list] = {}
     for name, colours in layout.items():
         for colour, paths in colours.items():
             for p in paths:
-                frame = prepare(read_image(p))
+                frame = prepare(shots[p], table)
                 frames.setdefault(name, {}).setdefault(colour, []).append(frame)
                 found = blobs(frame.foreground, 30)
                 if not found:
@@ -232,15 +346,15 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
     model = ColourDiceModel({
         name: DieModel((float(np.median(bodies[name])), 128.0, 128.0), float(np.median(sizes[name])))
         for name in layout
-    }, WORK_W * 2)
+    }, WORK_W * 2, table)
     for name, frames_by_colour in frames.items():
         shares = []
         for colour, fs in frames_by_colour.items():
             for frame in fs:
                 step()
-                frame = _frame_for(model, name, frame)
+                frame = white_balanced(frame, model)
                 found, _ = _find_die(frame, model, name)
-                mark = mark_colour(frame, found[0]) if found else None
+                mark = mark_colour(frame, found[0], convex=_paler(model, name)) if found else None
                 if mark is None:
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
