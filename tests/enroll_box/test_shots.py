@@ -167,6 +167,7 @@ def test_colour_dice_start_with_the_empty_table_and_learn_each_colour(
                               for n in (1, 2)])
     model = colour_dice.load_model(tmp_path / "colour.json")
     assert sorted(model.dice["white"].samples) == sorted(COLOURS)
+    assert model.table is not None  # the box's model holds the empty table it photographed
     # the CLI learns the same model from the folder the box wrote
     again = colour_dice.enroll(samples)
     assert again.to_json() == model.to_json()

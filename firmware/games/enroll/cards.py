@@ -59,7 +59,8 @@ class Cards:
             return None
         return np.asarray(best, np.float32)
 
-    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress) -> Lesson:
+    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress,
+              background: np.ndarray | None = None) -> Lesson:
         """The deck's model (file bytes) and the cards whose photos failed leave-one-out."""
         kwargs = {} if self.jitter is None else {"jitter": self.jitter}
         model, check = enroll_shots(photos, on_progress, **kwargs)

@@ -95,11 +95,15 @@ class ColourDice:
         """See :func:`find_die`."""
         return find_die(frame, background)
 
-    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress) -> Lesson:
-        """The model (file bytes) and the ``die/colour`` labels whose photos failed leave-one-out."""
+    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress,
+              background: np.ndarray | None = None) -> Lesson:
+        """The model (file bytes, with the empty table when given: the reader then finds the
+        dice as what differs from it) and the ``die/colour`` labels whose photos failed
+        leave-one-out."""
         with tempfile.TemporaryDirectory(prefix="farmbox-colour-dice-") as tmp:
             samples = Path(tmp) / "samples"
-            write_photos(samples, photos)
+            write_photos(samples, photos, [] if background is None
+                         else [("background.png", background)])
             model = colour_dice.enroll(samples, on_progress=on_progress)
             path = Path(tmp) / "model.json"
             colour_dice.save_model(model, path)

@@ -122,8 +122,10 @@ class Reader(Protocol):
         """The outline of the one subject on the table, or None when none is seen."""
         ...
 
-    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress) -> Lesson:
-        """Learn from ``(label, frame)`` photos; ValueError when it cannot."""
+    def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress,
+              background: np.ndarray | None = None) -> Lesson:
+        """Learn from ``(label, frame)`` photos (and, for a reader that :attr:`wants_table`,
+        the empty table's photo); ValueError when it cannot."""
         ...
 
 
@@ -371,7 +373,11 @@ class ShotSession:
                 on_progress(done, total)
 
         try:
-            lesson = self.reader.learn(photos, progress)
+            if self.reader.wants_table and self.background is not None:
+                # the reader learns the empty table too (the colour dice are what differ from it)
+                lesson = self.reader.learn(photos, progress, self.background)
+            else:
+                lesson = self.reader.learn(photos, progress)
         except ValueError as exc:
             self._fail("CANNOT LEARN", str(exc))
             if self.order:
