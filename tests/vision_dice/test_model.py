@@ -17,7 +17,7 @@ def test_round_trip(model, tmp_path):
     again = DiceModel.load(path)
     assert np.allclose(again.templates, model.templates, atol=2e-3)  # stored as float16
     assert again.min_score == model.min_score and again.perspective == model.perspective
-    assert path.stat().st_size < 300_000
+    assert path.stat().st_size < 600_000  # two scales of descriptor (version 3)
     assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]  # no temp file left behind
 
 

@@ -27,9 +27,10 @@ def _grid(reach: float, step: float) -> np.ndarray:
 
 #: Where to look for the top face's centre around the predicted one, in die radii: a coarse
 #: disc (the silhouette's centre can be off when a side is in deep shade or touches the other
-#: die), then a fine grid around the best coarse spot.
+#: die), then a fine grid around the best coarse spot (steps of about a pixel: a picture of
+#: thin lines matches itself only that closely).
 COARSE = _grid(0.24, 0.08)
-FINE = _grid(0.04, 0.04)
+FINE = _grid(0.05, 1 / 60)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
