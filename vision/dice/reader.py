@@ -13,7 +13,16 @@ import cv2
 import numpy as np
 
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced
-from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from farmbox.vision.dice.detect import (
+    Blob,
+    blob_of,
+    blobs_of,
+    find_dice,
+    label_dice,
+    sharpness,
+    shrink,
+    work_scale,
+)
 from farmbox.vision.dice.faces import DICE, FACES, faces_on
 from farmbox.vision.dice.features import best_rotation_scores, polar_patches, spectra
 from farmbox.vision.dice.model import DiceModel
@@ -181,9 +190,11 @@ class DiceReader:
         min_area = 0.35 * min(m.scaled_area(0, frame.shape[1]), m.scaled_area(1, frame.shape[1]))
         return find_dice(frame, m.densities, m.floor, min_area, gains)
 
-    def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int) -> bool:
+    def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int,
+                seen: list[Blob | None] | None = None) -> bool:
         """Whether ``die``'s colour shows as a faint smear of about a die's size (a rolling die
-        blends with the table)."""
+        blends with the table). The dice found in ``seen`` are left out: a pale sticker or the
+        shaded side of a die lying still is not a smear of the other one."""
         m = self.model
         small = balanced(shrink(frame), gains)
         chroma = small[..., 1:] / (small.sum(axis=2, keepdims=True) + 1e-3)  # g, r
@@ -193,9 +204,32 @@ class DiceReader:
         off = np.linalg.norm(v - t[..., None] * axis, axis=2)
         # between the table's grey and the die's own colour: blended, as a moving die is
         faint = (t > 0.2) & (t < 0.65) & (off < 0.5 * float(np.linalg.norm(axis)))
+        scale = work_scale(frame)
+        for blob in seen or []:
+            if blob is not None:
+                still = np.zeros(faint.shape, np.uint8)
+                cv2.fillConvexPoly(still, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+                r = max(1, int(round(0.15 * blob.radius * scale)))
+                still = cv2.dilate(still, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+                faint &= still == 0
         area = m.scaled_area(die, frame.shape[1])
         blob = blob_of(faint, work_scale(frame), 0.35 * area)
         return blob is not None and blob.area > 0.5 * area
+
+    def cut_by_edge(self, frame: np.ndarray, gains: np.ndarray, die: int,
+                    seen: list[Blob | None]) -> bool:
+        """Whether a piece of ``die``'s colour, too small to be a whole die, lies against the
+        frame's edge (the rest of the die is out of view), apart from the dice in ``seen``."""
+        m = self.model
+        labels = label_dice(frame, m.densities, m.floor, gains)
+        piece = 0.12 * m.scaled_area(die, frame.shape[1])
+        for blob in blobs_of(labels == die + 1, work_scale(frame), piece):
+            if blob.touches_border and not any(
+                    other is not None and float(np.hypot(blob.centre[0] - other.centre[0],
+                                                         blob.centre[1] - other.centre[1])) < other.radius
+                    for other in seen):
+                return True
+        return False
 
     def read(self, frame: np.ndarray) -> DiceReading:
         """Read one BGR frame."""
@@ -217,7 +251,10 @@ class DiceReader:
             return DiceReading(None, 0.0, "die out of view")
         missing = [d for d, b in enumerate(blobs) if b is None or b.area < HIDDEN_AREA * expected[d]]
         if missing:
-            if any(self.smeared(frame, gains, d) for d in missing):
+            whole = [b for d, b in enumerate(blobs) if d not in missing]
+            if any(self.cut_by_edge(frame, gains, d, whole) for d in missing):
+                return DiceReading(None, 0.0, "die out of view")
+            if any(self.smeared(frame, gains, d, whole) for d in missing):
                 return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "one die hidden")
         # none is missing, so every die has its silhouette
