@@ -92,6 +92,7 @@ def test_zip_is_plain_npz(model_path):
     ("frame_size", np.array([960, 0]), "frame_size"),
     ("die_area", np.array([float("inf"), 10.0]), "die_area"),
     ("version", np.array(0), "version 0.*enroll the dice again"),
+    ("version", np.array(2), "version 2, this farmbox reads version 3: enroll the dice again"),
 ])
 def test_every_field_is_checked_and_named(tmp_path, model_path, field, value, why):
     with np.load(model_path, allow_pickle=False) as z:

@@ -189,8 +189,11 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         chroma = _chromaticity(smalls[len(colours)])
         grey = _chromaticity(bg)
         step = np.abs(chroma - grey).sum(axis=2)
-        # start from the most colourful third: pale picture badges may cover more of a face
-        core = body & (step >= np.percentile(step[body], 67))
+        # start from the most colourful third: pale picture badges or cream stickers may cover
+        # more of a face. Colourful is far from the table's colour and from grey alike (a cream
+        # sticker on a blue cloth is far from the table but near grey; the die's rims are not)
+        vivid = np.minimum(step, np.abs(chroma - 1 / 3).sum(axis=2))
+        core = body & (vivid >= np.percentile(vivid[body], 67))
         for _ in range(3):
             centre = np.median(chroma[core], axis=0)
             spread = np.abs(centre - 1 / 3).sum()

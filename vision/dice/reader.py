@@ -254,6 +254,8 @@ class DiceReader:
             whole = [b for d, b in enumerate(blobs) if d not in missing]
             if any(self.cut_by_edge(frame, gains, d, whole) for d in missing):
                 return DiceReading(None, 0.0, "die out of view")
+            # a faint smear counts only when no die lies still and sharp beside it: a table's
+            # stripe can pass for a smear, and one die hidden is what the frame shows then
             if any(self.smeared(frame, gains, d, whole) for d in missing):
                 return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "one die hidden")
