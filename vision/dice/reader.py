@@ -39,6 +39,8 @@ def _grid(reach: float, step: float) -> np.ndarray:
 #: die), then a fine grid around the best coarse spot (steps of about a pixel: a picture of
 #: thin lines matches itself only that closely).
 COARSE = _grid(0.24, 0.08)
+#: How many distinct coarse spots (the best ones of the faces) the fine search refines.
+REFINED = 3
 FINE = _grid(0.05, 1 / 60)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
@@ -134,11 +136,17 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     bank = model.spectra[index]
     coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc)),
                                   bank)
-    q, _ = np.unravel_index(int(np.argmax(coarse)), coarse.shape)
-    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius,
-                                                      COARSE[q] + FINE, disc)), bank)
+    # each face's own best coarse spot, the best few of them refined: thin lines match only
+    # within a pixel or two, so the coarse winner of one face says little about another's spot
+    face_best = np.stack([coarse[:, owner == i].max(axis=1) for i in range(len(faces))])  # faces, spots
+    spots = np.argmax(face_best, axis=1)
+    order = np.argsort(-face_best[np.arange(len(faces)), spots])
+    picked = list(dict.fromkeys(int(spots[i]) for i in order))[:REFINED]
+    offsets = np.concatenate([COARSE[q] + FINE for q in picked])
+    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc)),
+                                bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
-    spot = (COARSE[q] + FINE)[int(np.argmax(fine.max(axis=1)))]
+    spot = offsets[int(np.argmax(fine.max(axis=1)))]
     return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)},
                       float(np.hypot(*spot)))
 
