@@ -178,7 +178,8 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
     looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
     grey = _chromaticity(bg)
-    for small, (_face, img, name) in zip(smalls, progress(samples)):
+    for i, (_face, img, name) in enumerate(progress(samples)):  # the progress bar runs to its end
+        small = smalls[i]
         body = _die_mask(img, bg)
         blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
         if blob is None:
