@@ -177,7 +177,6 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     first_areas: list[float] = []
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
     looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
-    grey = _chromaticity(bg)
     for i, (_face, img, name) in enumerate(progress(samples)):  # the progress bar runs to its end
         small = smalls[i]
         body = _die_mask(img, bg)
