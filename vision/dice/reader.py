@@ -40,7 +40,7 @@ def _grid(reach: float, step: float) -> np.ndarray:
 #: thin lines matches itself only that closely).
 COARSE = _grid(0.24, 0.08)
 #: How many distinct coarse spots (the best ones of the faces) the fine search refines.
-REFINED = 3
+REFINED = 2
 FINE = _grid(0.05, 1 / 60)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
