@@ -38,3 +38,16 @@ def model(model_path) -> DiceModel:
 @pytest.fixture(scope="session")
 def reader(model) -> DiceReader:
     return DiceReader(model)
+
+
+@pytest.fixture(scope="session")
+def sticker_setup() -> Setup:
+    """A box whose dice carry thin line drawings on cream stickers, on a cloth table."""
+    return Setup.from_seed(SETUP_SEED + 1, table_kind="cloth", art="sticker")
+
+
+@pytest.fixture(scope="session")
+def sticker_reader(tmp_path_factory, sticker_setup) -> DiceReader:
+    folder = write_samples(tmp_path_factory.mktemp("sticker") / "SAMPLES", setup=sticker_setup,
+                           per_face=2, seed=SETUP_SEED + 1)
+    return DiceReader(enroll_folder(folder))

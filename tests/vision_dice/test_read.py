@@ -75,7 +75,10 @@ def test_die_near_the_edge_but_wholly_in_view_is_read(reader, setup, seed, die):
     assert reader.read(image).faces == truth["faces"]
 
 
-@pytest.mark.parametrize("seed,die", [(91, "green"), (92, "red"), (93, "red")])
+# 90/red, 92/green and 104/both show too little of the cut die to be found as a die: they were
+# "one die hidden" before version 3 and are "die out of view" now
+@pytest.mark.parametrize("seed,die", [(91, "green"), (92, "red"), (93, "red"), (90, "red"), (92, "green"),
+                                      (104, "green"), (104, "red")])
 def test_die_partly_out_of_view(reader, setup, seed, die):
     image, truth = render_scene(seed, setup=setup, out_of_view=die)
     assert truth["faces"] is None
@@ -107,3 +110,26 @@ def test_matching_ignores_rotation(seed, shift):
     scores = best_rotation_scores(spectra(rotated), spectra(desc))
     assert scores[0, 0] == pytest.approx(1.0, abs=1e-4)
     assert -1.0 - 1e-4 <= scores[0, 1] <= 1.0 + 1e-4
+
+
+def test_line_art_on_stickers_is_read(sticker_reader, sticker_setup):
+    """Thin ink drawings on cream stickers: the smoothed scale of the descriptor keeps the lines."""
+    right = unsure = 0
+    for seed in range(900, 912):
+        image, truth = render_scene(seed, setup=sticker_setup)
+        reading = sticker_reader.read(image)
+        assert reading.faces in (truth["faces"], None), f"seed {seed}: {reading}"
+        right += reading.faces is not None
+        unsure += reading.faces is None
+    assert right >= 11 and unsure <= 1
+
+
+@pytest.mark.parametrize("die", ["green", "red"])
+def test_line_art_hidden_and_cut_dice_have_their_reasons(sticker_reader, sticker_setup, die):
+    """The cream sticker of the die in view is not a smear of the missing one."""
+    for seed in range(50, 54):
+        image, _ = render_scene(seed, setup=sticker_setup, hidden=die)
+        assert sticker_reader.read(image).reason == "one die hidden", f"seed {seed}"
+    for seed in (90, 92, 104):
+        image, _ = render_scene(seed, setup=sticker_setup, out_of_view=die)
+        assert sticker_reader.read(image).reason == "die out of view", f"seed {seed}"

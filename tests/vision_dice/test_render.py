@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from farmbox.vision.dice.faces import DIE_FACES, FACES
-from farmbox.vision.render.dice import LAYOUT, face_texture, render_background, render_scene
+from farmbox.vision.render.dice import ARTS, LAYOUT, face_texture, render_background, render_scene
 
 
 def test_same_seed_same_frame(setup):
@@ -39,11 +40,20 @@ def test_layout_matches_the_dice():
         assert sorted(faces) == sorted(DIE_FACES[die])
 
 
-def test_icons_differ():
-    textures = [face_texture("green", f).astype(np.int32) for f in FACES]
-    for i in range(len(textures)):
-        for j in range(i + 1, len(textures)):
-            assert np.abs(textures[i] - textures[j]).mean() > 2.0
+@pytest.mark.parametrize("art", ARTS)
+def test_icons_differ(art):
+    for die in ("green", "red"):
+        textures = [face_texture(die, f, art).astype(np.int32) for f in FACES]
+        for i in range(len(textures)):
+            for j in range(i + 1, len(textures)):
+                assert np.abs(textures[i] - textures[j]).mean() > 1.0, (art, FACES[i], FACES[j])
+
+
+def test_held_out_styles_have_their_own_die_colours():
+    for art in ("cartoon", "engraved"):
+        for die in ("green", "red"):
+            assert (np.median(face_texture(die, "rabbit", art).reshape(-1, 3), axis=0)
+                    != np.median(face_texture(die, "rabbit", "badge").reshape(-1, 3), axis=0)).any()
 
 
 def test_background_has_no_dice(setup):

@@ -273,8 +273,10 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # 1. one die per photo, against the empty table
     masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     first_areas: list[float] = []
-    colours: list[np.ndarray] = []
-    for (_face, img, name) in progress(samples):
+    found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
+    looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
+    for i, (_face, img, name) in enumerate(progress(samples)):  # the progress bar runs to its end
+        small = smalls[i]
         body = _die_mask(img, bg)
         blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
         if blob is None:
@@ -283,26 +285,13 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
         body &= hull.astype(bool)
         first_areas.append(blob.area)
-        # the die's own colour: pixels near the body's commonest chromaticity (not the pictures)
-        chroma = _chromaticity(smalls[len(colours)])
-        grey = _chromaticity(bg)
-        step = np.abs(chroma - grey).sum(axis=2)
-        # start from the most colourful third: pale picture badges may cover more of a face
-        core = body & (step >= np.percentile(step[body], 67))
-        for _ in range(3):
-            centre = np.median(chroma[core], axis=0)
-            spread = np.abs(centre - 1 / 3).sum()
-            core = body & (np.abs(chroma - centre).sum(axis=2) < 0.4 * spread)
-            if not core.any():
-                raise ValueError(f"sample {name}: the die has no colour of its own against the table")
-        # pictures: what is clearly not the die's colour (a buffer keeps its shades out)
-        pictures = hull.astype(bool) & (np.abs(chroma - centre).sum(axis=2) > 0.8 * spread)
-        body = core
-        masks.append((body, pictures, hull.astype(bool)))
-        colours.append(centre)
+        found_bodies.append((body, hull.astype(bool), _chromaticity(small)))
+        looks.append(np.sqrt(density(histogram(small, body), 1.5)).ravel())
 
-    # 2. which photos show the green die: two colour groups, named by the faces only one die has
-    group = _two_groups(np.array(colours))
+    # 2. which photos show the green die: two groups of photos by the colours their dice show
+    # (all of them: a die may show its own colour only on its rims, beside stickers or shaded
+    # pictures of any colour), named by the faces only one die has
+    group = _two_groups(np.array(looks))
     faces = [s[0] for s in samples]
     votes = np.zeros((2, 2))
     for g, f in zip(group, faces):
@@ -312,6 +301,32 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         raise ValueError("cannot tell the green die from the red one: enroll wolf, cow, fox and horse")
     green_group = 0 if votes[0, 0] + votes[1, 1] > votes[0, 1] + votes[1, 0] else 1
     die_of = np.where(group == green_group, 0, 1)
+
+    # each die's own colour: what its photos show and the other die's do not, away from grey
+    bins = (np.arange(BINS) + 0.5) / BINS
+    shows = np.zeros((2, BINS, BINS), np.float32)
+    for (body, _, _), small, d in zip(found_bodies, smalls, die_of):
+        shows[d] += density(histogram(small, body))
+    own_colour = []
+    for d in (0, 1):
+        own = cv2.GaussianBlur(np.clip(shows[d] - 2 * shows[1 - d], 0, None), (0, 0), 1.0)
+        own *= np.abs(bins[:, None] - 1 / 3) + np.abs(bins[None, :] - 1 / 3)  # rows r, columns g
+        r, g = np.unravel_index(int(np.argmax(own)), own.shape)
+        own_colour.append(np.array([bins[g], bins[r]], np.float32))  # g, r as _chromaticity
+
+    # the body of each photo's die: pixels near its own colour (not the pictures)
+    for (body, hull, chroma), (_, _, name), d in zip(found_bodies, samples, die_of):
+        centre = own_colour[d]
+        for _ in range(3):
+            spread = np.abs(centre - 1 / 3).sum()
+            core = body & (np.abs(chroma - centre).sum(axis=2) < 0.4 * spread)
+            if not core.any():
+                raise ValueError(f"sample {name}: the die has no colour of its own against the table")
+            centre = np.median(chroma[core], axis=0)
+        spread = np.abs(centre - 1 / 3).sum()
+        # pictures: what is clearly not the die's colour (a buffer keeps its shades out)
+        pictures = hull & (np.abs(chroma - centre).sum(axis=2) > 0.8 * spread)
+        masks.append((core, pictures, hull))
     for d, f, (_, _, name) in zip(die_of, faces, samples):
         if f not in DIE_FACES[DICE[d]]:
             raise ValueError(f"sample {name}: a {f} on what looks like the {DICE[d]} die "

@@ -4,7 +4,10 @@ The top face of a die resting on the table is parallel to the image plane of a c
 down, so it appears as a scaled and rotated copy of itself. We sample a disc around its centre
 (radius ``rho`` times the die's radius) on a polar grid: rotating the die only shifts the polar
 image along the angle axis, so comparing against every cyclic shift (one FFT) is rotation
-invariant. Each descriptor is Lab colour, zero mean and unit norm (gain and offset invariant).
+invariant. Each descriptor is Lab colour, zero mean and unit norm (gain and offset invariant),
+at two scales: as sharp as the frame gives it (flat silhouettes differ in fine outline), and
+smoothed by about a pixel (a thin ink line drawing then survives the sparse polar grid and
+small misplacements instead of aliasing in and out of the samples).
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ DISC = 24.0
 #: Share of the broad picture taken away (a high-pass of that reach, in pixels of the disc).
 DETAIL = 0.75
 DETAIL_SIGMA = 4.0
+#: Gaussian blur (pixels of the disc) of each scale of the descriptor: sharp, and smoothed.
+SCALES = (0.0, 1.0)
+#: Channels of a descriptor: Lab at each scale.
+CHANNELS = 3 * len(SCALES)
 
 
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
                   offsets: np.ndarray, disc: float) -> np.ndarray:
-    """Descriptors (len(offsets), ANGLES, RINGS, 3) of discs of radius ``disc`` (frame pixels)
+    """Descriptors (len(offsets), ANGLES, RINGS, CHANNELS) of discs of radius ``disc`` (frame pixels)
     centred at ``centre + offsets * radius``.
 
     ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels. The top face is
@@ -43,7 +50,9 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
     if DETAIL:
         # outlines count more than the broad blob of a picture (silhouettes of one colour)
         lab = lab - DETAIL * cv2.GaussianBlur(lab, (0, 0), DETAIL_SIGMA)
-    out = np.empty((len(offsets), ANGLES, RINGS, 3), np.float32)
+    lab = np.concatenate([cv2.GaussianBlur(lab, (0, 0), sigma) if sigma else lab for sigma in SCALES],
+                         axis=2)
+    out = np.empty((len(offsets), ANGLES, RINGS, CHANNELS), np.float32)
     for i, (dx, dy) in enumerate(offsets):
         cx = (centre[0] + dx * radius - x0) * size[0] / (x1 - x0)
         cy = (centre[1] + dy * radius - y0) * size[1] / (y1 - y0)
@@ -62,7 +71,8 @@ def normalise(desc: np.ndarray) -> np.ndarray:
 
 
 def spectra(desc: np.ndarray) -> np.ndarray:
-    """FFT along the angle axis of descriptors (N, ANGLES, RINGS, 3) -> (N, ANGLES//2+1, RINGS*3)."""
+    """FFT along the angle axis of descriptors (N, ANGLES, RINGS, CHANNELS) ->
+    (N, ANGLES//2+1, RINGS*CHANNELS)."""
     return np.fft.rfft(desc.reshape(len(desc), ANGLES, -1), axis=1)
 
 

@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 
 from farmbox.vision.dice.faces import DICE, FACES
-from farmbox.vision.dice.features import ANGLES, RINGS, spectra
+from farmbox.vision.dice.features import ANGLES, CHANNELS, RINGS, spectra
 from farmbox.vision.files import VisionInputError, write_atomic
 
 KIND = "farmbox-dice"
 #: 2: top-face descriptors with the broad picture partly taken away (a high-pass).
-VERSION = 2
+#: 3: the descriptor at two scales (sharp and smoothed), 6 channels.
+VERSION = 3
 
 
 class ModelError(VisionInputError):
@@ -31,7 +32,7 @@ SCALARS = {"floor": (0.0, 1e6), "perspective": (0.5, 2.0), "rho": (0.05, 2.0), "
 class DiceModel:
     """Everything the reader needs, learned from one set of dice on one table."""
 
-    templates: np.ndarray  # (K, ANGLES, RINGS, 3) float32 top-face descriptors
+    templates: np.ndarray  # (K, ANGLES, RINGS, CHANNELS) float32 top-face descriptors
     template_face: np.ndarray  # (K,) int, index into FACES
     template_die: np.ndarray  # (K,) int, 0 green / 1 red
     densities: np.ndarray  # (3, BINS, BINS) float32: table, green, red chromaticity
@@ -112,10 +113,10 @@ class DiceModel:
                 raise bad(name, f"is {x!r}, expected a finite number in [{lo}, {hi}]")
             values[name] = x
         templates = arrays["templates"]
-        if templates.dtype.kind != "f" or templates.ndim != 4 or templates.shape[1:] != (ANGLES, RINGS, 3) \
+        if templates.dtype.kind != "f" or templates.ndim != 4 or templates.shape[1:] != (ANGLES, RINGS, CHANNELS) \
                 or not len(templates):
             raise bad("templates", f"has shape {templates.shape} ({templates.dtype}), expected "
-                      f"(K, {ANGLES}, {RINGS}, 3) floats")
+                      f"(K, {ANGLES}, {RINGS}, {CHANNELS}) floats")
         if not np.isfinite(templates).all():
             raise bad("templates", "holds values that are not finite")
         k = len(templates)

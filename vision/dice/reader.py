@@ -13,7 +13,16 @@ import cv2
 import numpy as np
 
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced
-from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from farmbox.vision.dice.detect import (
+    Blob,
+    blob_of,
+    blobs_of,
+    find_dice,
+    label_dice,
+    sharpness,
+    shrink,
+    work_scale,
+)
 from farmbox.vision.dice.faces import DICE, FACES, faces_on
 from farmbox.vision.dice.features import best_rotation_scores, polar_patches, spectra
 from farmbox.vision.dice.model import DiceModel
@@ -27,9 +36,12 @@ def _grid(reach: float, step: float) -> np.ndarray:
 
 #: Where to look for the top face's centre around the predicted one, in die radii: a coarse
 #: disc (the silhouette's centre can be off when a side is in deep shade or touches the other
-#: die), then a fine grid around the best coarse spot.
+#: die), then a fine grid around the best coarse spot (steps of about a pixel: a picture of
+#: thin lines matches itself only that closely).
 COARSE = _grid(0.24, 0.08)
-FINE = _grid(0.04, 0.04)
+#: How many distinct coarse spots (the best ones of the faces) the fine search refines.
+REFINED = 2
+FINE = _grid(0.05, 1 / 60)
 
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
@@ -124,11 +136,17 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     bank = model.spectra[index]
     coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc)),
                                   bank)
-    q, _ = np.unravel_index(int(np.argmax(coarse)), coarse.shape)
-    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius,
-                                                      COARSE[q] + FINE, disc)), bank)
+    # each face's own best coarse spot, the best few of them refined: thin lines match only
+    # within a pixel or two, so the coarse winner of one face says little about another's spot
+    face_best = np.stack([coarse[:, owner == i].max(axis=1) for i in range(len(faces))])  # faces, spots
+    spots = np.argmax(face_best, axis=1)
+    order = np.argsort(-face_best[np.arange(len(faces)), spots])
+    picked = list(dict.fromkeys(int(spots[i]) for i in order))[:REFINED]
+    offsets = np.concatenate([COARSE[q] + FINE for q in picked])
+    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc)),
+                                bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
-    spot = (COARSE[q] + FINE)[int(np.argmax(fine.max(axis=1)))]
+    spot = offsets[int(np.argmax(fine.max(axis=1)))]
     return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)},
                       float(np.hypot(*spot)))
 
@@ -180,9 +198,11 @@ class DiceReader:
         min_area = 0.35 * min(m.scaled_area(0, frame.shape[1]), m.scaled_area(1, frame.shape[1]))
         return find_dice(frame, m.densities, m.floor, min_area, gains)
 
-    def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int) -> bool:
+    def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int,
+                seen: list[Blob | None] | None = None) -> bool:
         """Whether ``die``'s colour shows as a faint smear of about a die's size (a rolling die
-        blends with the table)."""
+        blends with the table). The dice found in ``seen`` are left out: a pale sticker or the
+        shaded side of a die lying still is not a smear of the other one."""
         m = self.model
         small = balanced(shrink(frame), gains)
         chroma = small[..., 1:] / (small.sum(axis=2, keepdims=True) + 1e-3)  # g, r
@@ -192,9 +212,32 @@ class DiceReader:
         off = np.linalg.norm(v - t[..., None] * axis, axis=2)
         # between the table's grey and the die's own colour: blended, as a moving die is
         faint = (t > 0.2) & (t < 0.65) & (off < 0.5 * float(np.linalg.norm(axis)))
+        scale = work_scale(frame)
+        for blob in seen or []:
+            if blob is not None:
+                still = np.zeros(faint.shape, np.uint8)
+                cv2.fillConvexPoly(still, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+                r = max(1, int(round(0.15 * blob.radius * scale)))
+                still = cv2.dilate(still, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+                faint &= still == 0
         area = m.scaled_area(die, frame.shape[1])
         blob = blob_of(faint, work_scale(frame), 0.35 * area)
         return blob is not None and blob.area > 0.5 * area
+
+    def cut_by_edge(self, frame: np.ndarray, gains: np.ndarray, die: int,
+                    seen: list[Blob | None]) -> bool:
+        """Whether a piece of ``die``'s colour, too small to be a whole die, lies against the
+        frame's edge (the rest of the die is out of view), apart from the dice in ``seen``."""
+        m = self.model
+        labels = label_dice(frame, m.densities, m.floor, gains)
+        piece = 0.12 * m.scaled_area(die, frame.shape[1])
+        for blob in blobs_of(labels == die + 1, work_scale(frame), piece):
+            if blob.touches_border and not any(
+                    other is not None and float(np.hypot(blob.centre[0] - other.centre[0],
+                                                         blob.centre[1] - other.centre[1])) < other.radius
+                    for other in seen):
+                return True
+        return False
 
     def read(self, frame: np.ndarray) -> DiceReading:
         """Read one BGR frame."""
@@ -216,7 +259,12 @@ class DiceReader:
             return DiceReading(None, 0.0, "die out of view")
         missing = [d for d, b in enumerate(blobs) if b is None or b.area < HIDDEN_AREA * expected[d]]
         if missing:
-            if any(self.smeared(frame, gains, d) for d in missing):
+            whole = [b for d, b in enumerate(blobs) if d not in missing]
+            if any(self.cut_by_edge(frame, gains, d, whole) for d in missing):
+                return DiceReading(None, 0.0, "die out of view")
+            # a faint smear counts only when no die lies still and sharp beside it: a table's
+            # stripe can pass for a smear, and one die hidden is what the frame shows then
+            if any(self.smeared(frame, gains, d, whole) for d in missing):
                 return DiceReading(None, 0.0, "unsure")
             return DiceReading(None, 0.0, "one die hidden")
         # none is missing, so every die has its silhouette

@@ -191,8 +191,20 @@ _PENTAGON = np.array([[TEX / 2 + _TEX_R * np.sin(2 * np.pi * k / 5),
 
 #: Art styles: "badge" draws each animal on a pale disc, "plain" straight on the die's colour,
 #: "sticker" as a thin dark line drawing on a cream sticker covering most of the face, "flat"
-#: as one flat pale silhouette on the die's colour.
-ARTS = ("badge", "plain", "sticker", "flat")
+#: as one flat pale silhouette on the die's colour.  Two more were never used while the reader
+#: was developed (held out, to measure how it carries to art it has not seen): "cartoon", a
+#: thick dark outline round a flat fill on dice of other body colours (teal and orange), and
+#: "engraved", the animal pressed into a single-colour face and shown only by its lit and
+#: shaded rims.
+ARTS = ("badge", "plain", "sticker", "flat", "cartoon", "engraved")
+
+#: Body colours (BGR) of the dice of each art style that has its own.
+ART_COLOURS = {"cartoon": {"green": (120, 150, 30), "red": (30, 110, 225)},
+               "engraved": {"green": (70, 125, 75), "red": (60, 55, 150)}}
+#: Fill colours (BGR) of the "cartoon" animals.
+CARTOON_FILLS = {"rabbit": (170, 190, 215), "sheep": (245, 245, 240), "pig": (190, 170, 250),
+                 "cow": (235, 235, 235), "horse": (60, 110, 170), "fox": (40, 140, 250),
+                 "wolf": (150, 145, 140)}
 
 #: Ink and sticker colours of the "sticker" style, the silhouette colour of "flat".
 STICKER_INK = (45, 40, 35)
@@ -213,7 +225,7 @@ def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
     """The picture on one face: die colour, a pale badge and the animal (TEX x TEX BGR)."""
     if art not in ARTS:
         raise ValueError(f"unknown art {art!r} (expected one of {', '.join(ARTS)})")
-    body = np.array(DIE_COLOURS[die], np.float32)
+    body = np.array(ART_COLOURS.get(art, DIE_COLOURS)[die], np.float32)
     tex = np.zeros((TEX, TEX, 3), np.uint8)
     tex[:] = body.astype(np.uint8)
     inner = (TEX / 2 - _PENTAGON) * 0.1 + _PENTAGON
@@ -226,6 +238,22 @@ def face_texture(die: str, face: str, art: str = "badge") -> np.ndarray:
     if art in ("badge", "plain"):
         ICONS[face](tex, (TEX / 2, TEX / 2), r_in * 0.62)
         return tex
+    if art == "cartoon":
+        # no rim line: a thick ink outline round the flat-filled animal, drawn larger
+        tex[:] = body.astype(np.uint8)
+        mask = _icon_mask(face, r_in * 0.72)
+        ink = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+        tex[ink > 0] = (30, 25, 25)
+        tex[mask > 0] = CARTOON_FILLS[face]
+        return tex
+    if art == "engraved":
+        # one colour: the animal pressed in, its upper-left rims shaded, lower-right rims lit
+        tex[:] = body.astype(np.uint8)
+        mask = _icon_mask(face, r_in * 0.68).astype(np.float32) / 255
+        relief = cv2.GaussianBlur(mask, (0, 0), 1.5)
+        gy, gx = np.gradient(relief)
+        light = np.clip(1.0 + 2.2 * (gx + gy), 0.45, 1.6)
+        return np.clip(tex.astype(np.float32) * (light * (1 - 0.12 * mask))[..., None], 0, 255).astype(np.uint8)
     mask = _icon_mask(face, r_in * 0.62)
     if art == "flat":
         tex[mask > 0] = FLAT_SILHOUETTE
