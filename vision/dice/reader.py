@@ -46,6 +46,10 @@ FINE = _grid(0.05, 1 / 60)
 #: A flat die's top face is found this close to where perspective puts it (in die radii); a die
 #: leaning on an edge shows its best-matching picture further out, on a tilted face.
 MAX_OFFSET = 0.2
+#: A top face matched at least this far above the accept score, and with at least this many
+#: times the accepted lead, is read wherever the search found it (a leaning camera).
+CLEAR_LEAD = 0.3
+CLEAR_MARGIN = 2.0
 #: Flat dice's top faces are found within this (in die radii) on enrolled cameras.
 NEAR_OFFSET = 0.08
 
@@ -288,7 +292,10 @@ class DiceReader:
             conf = _die_confidence(m, score, margin)
             # a picture on a leaning face matches weakly, away from where a flat top face is
             weak = scores.offset > NEAR_OFFSET or score < m.min_score + 0.15
-            if (score < m.min_score or scores.offset > MAX_OFFSET
+            # a top face matched this clearly is a flat die seen by a camera that leans (its
+            # top face is further from where a straight-down camera puts it), not a tilted one
+            clear = score >= m.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * m.min_margin
+            if (score < m.min_score or (scores.offset > MAX_OFFSET and not clear)
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (stretch > SOME_ELONGATION and weak)):
                 return DiceReading(None, min(conf, 0.4), "die tilted")
