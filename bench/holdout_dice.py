@@ -560,7 +560,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for k in range(args.sets):
-        style, kind = SETS[k % len(SETS)]
+        style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
         write_set(folder, args.seed + k, style, kind, args.scenes, args.odd)
         print(folder)
