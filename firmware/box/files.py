@@ -79,3 +79,29 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | Callable[[Binar
             os.unlink(tmp)
         raise
     fsync_dir(target.parent)
+
+
+def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> None:
+    """Replace ``folder`` as a whole with what ``fill`` writes into a new folder beside it
+    (its folders made readable, 0755), renamed into place; on any error the old one stays."""
+    import shutil
+
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    old = folder.with_name(f".{folder.name}.old")
+    try:
+        fill(tmp)
+        for d in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
+            os.chmod(d, 0o755)
+        if old.exists():
+            shutil.rmtree(old)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(tmp, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old.exists() and not folder.exists():
+            os.replace(old, folder)
+        raise

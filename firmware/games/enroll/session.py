@@ -20,9 +20,6 @@ Time is injected (``now``: seconds of a monotonic clock), so tests need no sleep
 from __future__ import annotations
 
 import enum
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from farmbox.firmware.box.files import replace_folder
 from farmbox.vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
 from farmbox.vision.dice.colour import balance_gains, balanced
 from farmbox.vision.dice.detect import Blob, blob_of, shrink, work_scale
@@ -120,11 +118,7 @@ def write_samples(folder: Path, samples: list[tuple[str, str, np.ndarray]],
                   background: np.ndarray | None) -> None:
     """Write (face, die, frame) photos as ``folder/<face>/<die>-<n>.png`` (+ background.png),
     replacing ``folder`` as a whole: written to a temp folder first, then renamed into place."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    old = folder.with_name(f".{folder.name}.old")
-    try:
+    def fill(tmp: Path) -> None:
         if background is not None:
             _png(tmp / "background.png", background)
         counts: dict[tuple[str, str], int] = {}
@@ -132,18 +126,8 @@ def write_samples(folder: Path, samples: list[tuple[str, str, np.ndarray]],
             n = counts[(face, die)] = counts.get((face, die), 0) + 1
             (tmp / face).mkdir(exist_ok=True)
             _png(tmp / face / f"{die}-{n}.png", frame)
-        os.chmod(tmp, 0o755)
-        if old.exists():
-            shutil.rmtree(old)
-        if folder.exists():
-            os.replace(folder, old)
-        os.replace(tmp, folder)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old.exists() and not folder.exists():
-            os.replace(old, folder)
-        raise
+
+    replace_folder(folder, fill)
 
 
 def photo_label(step: Step) -> str:

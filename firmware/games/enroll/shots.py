@@ -20,9 +20,6 @@ driver feeds it frames. Time is injected (``now``), so tests need no sleeping.
 from __future__ import annotations
 
 import enum
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +30,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from farmbox.firmware.box.files import check_writable_target, write_atomically
+from farmbox.firmware.box.files import check_writable_target, replace_folder, write_atomically
 from farmbox.vision.dice import Stillness
 
 #: Frames in a row without motion before a photo is taken.
@@ -134,11 +131,7 @@ def write_photos(folder: Path, photos: Sequence[tuple[str, np.ndarray]],
     """Write ``(label, frame)`` photos as ``folder/<label>/<n>.png`` (n from 1 per label) and
     ``extra`` ``(name, frame)`` as ``folder/<name>``, replacing ``folder`` as a whole: written
     to a temp folder first, then renamed into place."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    old = folder.with_name(f".{folder.name}.old")
-    try:
+    def fill(tmp: Path) -> None:
         counts: dict[str, int] = {}
         for label, frame in photos:
             n = counts[label] = counts.get(label, 0) + 1
@@ -146,19 +139,8 @@ def write_photos(folder: Path, photos: Sequence[tuple[str, np.ndarray]],
             _png(tmp / label / f"{n}.png", frame)
         for name, frame in extra:
             _png(tmp / name, frame)
-        for d in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
-            os.chmod(d, 0o755)
-        if old.exists():
-            shutil.rmtree(old)
-        if folder.exists():
-            os.replace(folder, old)
-        os.replace(tmp, folder)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old.exists() and not folder.exists():
-            os.replace(old, folder)
-        raise
+
+    replace_folder(folder, fill)
 
 
 def _png(path: Path, frame: np.ndarray) -> None:
