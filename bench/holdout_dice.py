@@ -366,6 +366,18 @@ class Box:
         t = -o[2] / d[2]
         return float(o[0] + t * d[0]), float(o[1] + t * d[1])
 
+    def under(self, px: float, py: float, z: float) -> tuple[float, float]:
+        """World (x, y) of the point at height ``z`` seen at pixel (px, py): a die's centre
+        stands above the table, so perspective and the lean show it further out than its
+        foot."""
+        tx, ty = px, py
+        x, y = self.table_at(tx, ty)
+        for _ in range(8):
+            qx, qy = self.project(np.array([x, y, z]))
+            tx, ty = tx - (qx - px), ty - (qy - py)
+            x, y = self.table_at(tx, ty)
+        return x, y
+
     # -- one frame
     def render(self, dice: list[Die], rng: np.random.Generator, light_jitter: float = 0.25,
                supersample: int = 1) -> np.ndarray:
@@ -490,7 +502,7 @@ class Box:
                 if name != out_of_view and not (1.2 * r < px < SIZE[0] - 1.2 * r
                                                 and 1.2 * r < py < SIZE[1] - 1.2 * r):
                     continue
-                x, y = self.table_at(px, py)
+                x, y = self.under(px, py, INRADIUS * self.edge)
                 if all(np.hypot(x - d.centre[0], y - d.centre[1]) > 2.1 * 1.26 * self.edge
                        for d in dice):
                     break

@@ -18,7 +18,11 @@ def enroll(samples: Path, model: Path) -> int:
     def progress(items):
         return tqdm(items, desc="enroll dice", unit="photo", file=sys.stderr, leave=False)
 
-    learned = enroll_folder(samples, progress)
+    left_out: list[str] = []
+    learned = enroll_folder(samples, progress, left_out)
+    for name in left_out:
+        print(f"left out {name}: the die is cut by the frame's edge (shoot it again wholly in view)",
+              file=sys.stderr)
     learned.save(model)
     n = len(learned.templates) // (1 + len(EXPOSURES))  # each photo at several exposures
     print(f"enrolled {n} photos of the dice -> {model} (accept at score >= {learned.min_score:.2f}, "

@@ -107,3 +107,88 @@ def test_mixed_sizes_are_rejected(samples):
     files[1] = (face, cv2.resize(img, (480, 360)), name)
     with pytest.raises(ValueError, match="one camera, one size"):
         build_model(files, background)
+
+
+def _cut_by_the_edge(img: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """The same photo with the die (its body's green or red, far from the wood's brown) moved
+    against the right edge, half out of view; where it lay, the empty table shows (the
+    background shot, brought to this photo's exposure)."""
+    b, g, r = (img[..., i].astype(int) for i in range(3))
+    body = ((g - np.maximum(r, b) > 20) | (r - np.maximum(g, b) > 90)).astype(np.uint8)
+    body = cv2.dilate(body, np.ones((15, 15), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(body)
+    x, y, w, h = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])), :4]
+    x0, y0, x1, y1 = max(0, x - w // 3), max(0, y - h // 3), x + w + w // 3, y + h + h // 3
+    crop = img[y0:y1, x0:x1].copy()
+    gain = np.median(img.reshape(-1, 3), axis=0) / np.median(background.reshape(-1, 3), axis=0)
+    out = img.copy()
+    out[y0:y1, x0:x1] = np.clip(background[y0:y1, x0:x1] * gain, 0, 255).astype(np.uint8)
+    left = img.shape[1] - (x + w - x0) + w // 2  # the die's right half beyond the edge
+    out[y0:y1, left:] = crop[:, :img.shape[1] - left]
+    return out
+
+
+def test_a_photo_with_the_die_cut_by_the_edge_is_left_out(samples, tmp_path, capsys):
+    from farmbox.firmware.cli import main as farmbox
+
+    copy = tmp_path / "S"
+    shutil.copytree(samples, copy)
+    background = cv2.imread(str(copy / "background.png"))
+    photo = copy / "pig" / "green-1.png"
+    cv2.imwrite(str(photo), _cut_by_the_edge(cv2.imread(str(photo)), background))
+    left_out: list[str] = []
+    model = enroll_folder(copy, left_out=left_out)
+    assert left_out == [str(photo)]
+    assert len(model.templates) == 19 * VARIANTS
+    code = farmbox(["vision", "enroll", "dice", str(copy), "--model", str(tmp_path / "m.npz")])
+    err = capsys.readouterr().err
+    assert code == 0 and f"left out {photo}: the die is cut by the frame's edge" in err
+
+
+def test_a_face_whose_every_photo_is_cut_is_one_line_and_exit_2(samples, tmp_path, capsys):
+    from farmbox.firmware.cli import main as farmbox
+
+    copy = tmp_path / "S"
+    shutil.copytree(samples, copy)
+    background = cv2.imread(str(copy / "background.png"))
+    for photo in sorted((copy / "wolf").iterdir()):
+        cv2.imwrite(str(photo), _cut_by_the_edge(cv2.imread(str(photo)), background))
+    out = tmp_path / "m.npz"
+    assert farmbox(["vision", "enroll", "dice", str(copy), "--model", str(out)]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if "wolf" in line and "error" in line]
+    assert len(err) == 1 and "cut by the frame's edge" in err[0] and "no other photo shows the wolf" in err[0]
+    assert not out.exists()
+
+
+def test_size_map_follows_the_lens_and_refuses_a_wild_fit():
+    from farmbox.vision.dice.detect import Blob
+    from farmbox.vision.dice.enroll import fit_elongation_map, fit_size_map
+    from farmbox.vision.dice.model import NO_SIZE_MAP, size_factor, size_terms
+
+    shape = (720, 960)
+    rng = np.random.default_rng(3)
+    truth = np.array([1.0, 0.05, -0.04, 0.22])  # a slope (a leaning camera) and a bowl (the lens)
+
+    def blobs(law: np.ndarray, n: int) -> tuple[list[Blob], np.ndarray]:
+        out = []
+        for _ in range(n):
+            c = (float(rng.uniform(60, 900)), float(rng.uniform(60, 660)))
+            r = 50.0 * float(size_terms(shape, c) @ law) * float(rng.normal(1, 0.01))
+            q = float(size_terms(shape, c)[3])
+            out.append(Blob(centre=c, radius=r, area=np.pi * r * r, elongation=1.03 + 0.3 * q,
+                            touches_border=False, hull=np.zeros((3, 2), np.float32)))
+        return out, np.array([i % 2 for i in range(n)])
+
+    found, die_of = blobs(truth, 30)
+    fit = fit_size_map(found, die_of, shape)
+    for point in [(480, 360), (40, 40), (920, 680), (900, 100)]:
+        want = float(size_terms(shape, point) @ truth) / float(np.median([size_terms(shape, b.centre) @ truth
+                                                                         for b in found]))
+        assert abs(size_factor(fit, shape, point) - want) < 0.04, point
+    a, b = fit_elongation_map(found, shape)
+    assert abs(b - 0.3) < 0.08 and all(e <= a + b * size_terms(shape, f.centre)[3] + 1e-9
+                                       for e, f in zip([f.elongation for f in found], found))
+    few, few_die = blobs(truth, 6)
+    assert fit_size_map(few, few_die, shape).tolist() == list(NO_SIZE_MAP)
+    wild, wild_die = blobs(np.array([1.0, 0.0, 0.0, 1.5]), 30)  # 2.5x at the corners: no lens does that
+    assert fit_size_map(wild, wild_die, shape).tolist() == list(NO_SIZE_MAP)

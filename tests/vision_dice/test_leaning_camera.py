@@ -1,7 +1,13 @@
-"""Dice from a box whose camera leans (up to 12 degrees) behind a barrel lens, drawn by the
+"""Dice from a box whose camera leans (up to 12 degrees) behind a distorting lens, drawn by the
 second, independent renderer (``bench/holdout_dice.py``: ray-cast dodecahedra, its own art
-and tables): a clearly matched top face found further from where a straight-down camera puts
-it is a flat die, read, not "die tilted"; read through the CLI, as the bench does."""
+and tables), read through the CLI as the bench does:
+
+* a clearly matched top face found further from where a straight-down camera puts it is a
+  flat die, read, not "die tilted";
+* a wide lens that makes dice at the frame's edges a fifth larger and drawn out along the
+  radius: the size and outline expected at each spot are learned at enrollment, and the top
+  face is undistorted before it is compared (before that, this box read 24% of its throws).
+"""
 
 from __future__ import annotations
 
@@ -36,17 +42,27 @@ def leaning_box(tmp_path_factory) -> Path:
     return folder
 
 
-def test_a_leaning_camera_reads_flat_dice_and_never_misreads(leaning_box, tmp_path):
+@pytest.fixture(scope="module")
+def wide_lens_box(tmp_path_factory) -> Path:
+    """Seed 1: stamp art on wood behind a wide lens (dice look about 0.9 times their size at
+    the centre and 1.2 times at the edges), its enrollment shots and 12 throws."""
+    folder = tmp_path_factory.mktemp("holdout") / "stamp-wood"
+    _module("holdout_dice").write_set(folder, 1, "stamp", "wood", scenes=12, odd=2, progress=False)
+    return folder
+
+
+def _read_set(folder: Path, tmp_path: Path) -> tuple[int, int, list[tuple[str, object, dict]]]:
+    """Enroll ``folder/enroll`` and read every scene through the CLI: (exact, wrong, reads)."""
     from farmbox.firmware.cli import main as farmbox
 
     model = tmp_path / "dice.npz"
-    assert farmbox(["vision", "enroll", "dice", str(leaning_box / "enroll"), "--model", str(model)]) == 0
-    labels = json.loads((leaning_box / "labels.json").read_text())
+    assert farmbox(["vision", "enroll", "dice", str(folder / "enroll"), "--model", str(model)]) == 0
+    labels = json.loads((folder / "labels.json").read_text())
     scenes = sorted(labels)
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         code = farmbox(["vision", "read", "dice", "--model", str(model), "--json",
-                        *(str(leaning_box / "scenes" / s) for s in scenes)])
+                        *(str(folder / "scenes" / s) for s in scenes)])
     assert code == 0
     reads = [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]
     assert len(reads) == len(scenes)
@@ -56,7 +72,24 @@ def test_a_leaning_camera_reads_flat_dice_and_never_misreads(leaning_box, tmp_pa
         if isinstance(truth, list):
             exact += read["faces"] == truth
             wrong += read["faces"] is not None and read["faces"] != truth
-            assert read["reason"] != "die tilted", (name, read)
         else:
             assert read["faces"] is None, (name, read)  # a die partly out of the frame
+    return exact, wrong, [(n, labels[n], r) for n, r in zip(scenes, reads)]
+
+
+def test_a_leaning_camera_reads_flat_dice_and_never_misreads(leaning_box, tmp_path):
+    exact, wrong, reads = _read_set(leaning_box, tmp_path)
+    assert not [r for _, truth, r in reads if isinstance(truth, list) and r["reason"] == "die tilted"]
     assert wrong == 0 and exact == 10
+
+
+def test_a_wide_lens_is_learned_at_enrollment(wide_lens_box, tmp_path):
+    from farmbox.vision.dice.model import DiceModel
+
+    exact, wrong, reads = _read_set(wide_lens_box, tmp_path)
+    assert wrong == 0 and exact >= 11, [(n, r) for n, t, r in reads if r["faces"] != t]
+    model = DiceModel.load(tmp_path / "dice.npz")
+    shape = (720, 960)
+    centre, corner = model.size_at(shape, (480, 360)), model.size_at(shape, (40, 40))
+    assert corner > 1.15 * centre  # learned from where the enrollment dice lay
+    assert model.stretch_at(shape, (40, 40))[1] > 1.15 > model.stretch_at(shape, (480, 360))[1]

@@ -17,7 +17,7 @@ def test_round_trip(model, tmp_path):
     again = DiceModel.load(path)
     assert np.allclose(again.templates, model.templates, atol=2e-3)  # stored as float16
     assert again.min_score == model.min_score and again.perspective == model.perspective
-    assert path.stat().st_size < 600_000  # two scales of descriptor (version 3)
+    assert path.stat().st_size < 600_000  # two scales of descriptor (version 3 on)
     assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]  # no temp file left behind
 
 
@@ -91,8 +91,12 @@ def test_zip_is_plain_npz(model_path):
     ("densities", lambda a: -a, "densities"),
     ("frame_size", np.array([960, 0]), "frame_size"),
     ("die_area", np.array([float("inf"), 10.0]), "die_area"),
+    ("size_map", np.array([0.1, 0.0, 0.0, 0.0]), "size_map"),
+    ("size_map", np.array([1.0, 0.0]), "size_map"),
+    ("elongation_map", np.array([0.5, 0.0]), "elongation_map"),
+    ("elongation_map", np.array([1.1, float("nan")]), "elongation_map"),
     ("version", np.array(0), "version 0.*enroll the dice again"),
-    ("version", np.array(2), "version 2, this farmbox reads version 3: enroll the dice again"),
+    ("version", np.array(2), "version 2, this farmbox reads version 4: enroll the dice again"),
 ])
 def test_every_field_is_checked_and_named(tmp_path, model_path, field, value, why):
     with np.load(model_path, allow_pickle=False) as z:

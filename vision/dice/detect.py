@@ -11,6 +11,10 @@ from farmbox.vision.dice.colour import balance_gains, balanced, classify
 
 #: Width of the working image used to find the dice.
 WORK_WIDTH = 320
+#: Pieces of a die's colour closer than this (twice it, in shares of a small die's radius) are
+#: one die: on art with large stickers the die's own colour shows only as rims, which the top
+#: face's sticker parts.
+JOIN = 0.45
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ def blob_of(mask: np.ndarray, scale: float, min_area: float) -> Blob | None:
     """The largest die-sized region of a working-image mask, as a filled hull.
 
     A die's colour often shows only as a ring around each face's picture, so nearby pieces are
-    joined (a dilation of about a fifth of a die's radius) before picking the largest.
+    joined (a dilation of :data:`JOIN` times a small die's radius) before picking the largest.
     """
     found = blobs_of(mask, scale, min_area, 1)
     return found[0] if found else None
@@ -57,7 +61,7 @@ def blobs_of(mask: np.ndarray, scale: float, min_area: float, most: int = 3) -> 
     """Up to ``most`` die-sized regions of a working-image mask, largest first (see
     :func:`blob_of`)."""
     m = mask.astype(np.uint8)  # no opening: a die's colour may be only thin rings
-    r = max(1, int(round(0.2 * np.sqrt(min_area / np.pi) * scale)))
+    r = max(1, int(round(JOIN * np.sqrt(min_area / np.pi) * scale)))
     joined = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     out: list[Blob] = []

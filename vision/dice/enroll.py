@@ -27,7 +27,7 @@ from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, h
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
 from farmbox.vision.dice.features import polar_patches
-from farmbox.vision.dice.model import DiceModel
+from farmbox.vision.dice.model import NO_SIZE_MAP, SIZE_RANGE, DiceModel, size_factor, size_terms, stretch_of
 from farmbox.vision.dice.reader import score_faces
 from farmbox.vision.files import load_colour_image
 
@@ -228,6 +228,36 @@ def _die_mask(sample: np.ndarray, background: np.ndarray) -> np.ndarray:
     return step > max(MIN_CHROMA_STEP, otsu / 1000)
 
 
+def _working_table(samples: list[tuple[str, np.ndarray, str]], background: np.ndarray | None
+                   ) -> tuple[list[np.ndarray], np.ndarray]:
+    """The samples and the empty table in the working image, white-balanced (without an
+    empty-table photo the table is the samples' median: each die lies somewhere else)."""
+    smalls = [balanced(shrink(img), balance_gains(img)) for _, img, _ in samples]
+    if background is not None:
+        return smalls, balanced(shrink(background), balance_gains(background))
+    return smalls, np.median(np.stack(smalls), axis=0).astype(np.float32)
+
+
+def _found_die(sample: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, Blob | None]:
+    """The die's mask in an enrollment photo and its silhouette (None when none is seen)."""
+    body = _die_mask(sample, table)
+    return body, blob_of(body, work_scale(sample), min_area=(0.02 * sample.shape[1]) ** 2)
+
+
+#: A die touching the frame's edge and showing less than this share of the usual die's area
+#: is partly out of view (the reader's own rule for a die cut by the edge).
+CUT_AREA = 0.8
+
+
+class CutByEdge(ValueError):
+    """Enrollment photos whose die is cut by the frame's edge (``indexes`` into the samples)."""
+
+    def __init__(self, indexes: list[int], names: list[str]) -> None:
+        super().__init__(f"sample {names[0]}: the die is cut by the frame's edge "
+                         "(shoot it again with the die wholly in view)")
+        self.indexes = indexes
+
+
 def _two_groups(colours: np.ndarray) -> np.ndarray:
     """Split sample colours (N, 2) into two groups (0/1) by k-means."""
     data = colours.astype(np.float32)
@@ -263,28 +293,25 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     if background is not None and background.shape[:2] != size:
         raise ValueError("the background is not the same size as the samples")
 
-    smalls = [balanced(shrink(img), balance_gains(img)) for _, img, _ in samples]
-    if background is not None:
-        bg = balanced(shrink(background), balance_gains(background))
-    else:
-        bg = np.median(np.stack(smalls), axis=0).astype(np.float32)
+    smalls, bg = _working_table(samples, background)
     scale = work_scale(samples[0][1])
 
     # 1. one die per photo, against the empty table
     masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     first_areas: list[float] = []
+    at_edge: list[bool] = []  # whether the die touches the frame's edge
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
     looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
     for i, (_face, img, name) in enumerate(progress(samples)):  # the progress bar runs to its end
         small = smalls[i]
-        body = _die_mask(img, bg)
-        blob = blob_of(body, scale, min_area=(0.02 * size[1]) ** 2)
+        body, blob = _found_die(img, bg)
         if blob is None:
             raise ValueError(f"sample {name}: no die found on the table")
         hull = np.zeros(body.shape, np.uint8)
         cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
         body &= hull.astype(bool)
         first_areas.append(blob.area)
+        at_edge.append(blob.touches_border)
         found_bodies.append((body, hull.astype(bool), _chromaticity(small)))
         looks.append(np.sqrt(density(histogram(small, body), 1.5)).ravel())
 
@@ -376,14 +403,25 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
             break
     if len(found) < len(samples):
         face, img, name = samples[len(found)]
+        if at_edge[len(found)]:  # too little of it in view to be found
+            raise CutByEdge([len(found)], [name])
         raise ValueError(f"sample {name}: the {DICE[die_of[len(found)]]} die is not found by its colour")
-    areas = np.array([[b.area for b, d in zip(found, die_of) if d == k] or [np.nan] for k in (0, 1)],
-                     dtype=object)
-    die_area = np.array([np.median(a) for a in areas], np.float32)
-    if np.isnan(die_area).any():
+    if len(set(die_of.tolist())) < 2:
         raise ValueError("samples show only one of the two dice")
+    # how a die's size changes across the frame, and each die's size where that is 1
+    size_map = fit_size_map(found, die_of, size)
+    scales = np.array([size_factor(size_map, size, b.centre) for b in found])
+    die_area = np.array([np.median([b.area / s ** 2 for b, s, d in zip(found, scales, die_of) if d == k])
+                         for k in (0, 1)], np.float32)
+    cut = [i for i, (b, s, d) in enumerate(zip(found, scales, die_of))
+           if b.touches_border and b.area < CUT_AREA * die_area[d] * s ** 2]
+    if cut:
+        raise CutByEdge(cut, [samples[i][2] for i in cut])
 
     ref = np.sqrt(die_area / np.pi)
+    sample_ref = ref[die_of] * scales  # each photo's die radius where it lies
+    # a lens draws a top face out along the radius towards the frame's edges: undone on each
+    stretches: list[tuple[float, float] | None] = [stretch_of(size_map, size, b.centre) for b in found]
 
     # 5. camera geometry: the perspective shift and disc size that make same faces agree best
     face_idx = np.array([FACES.index(f) for f in faces])
@@ -391,23 +429,23 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     for rho in (0.40, 0.46):
         for k in np.linspace(1.0, 1.12, 7):
             desc = np.stack([polar_patches(img, balance_gains(img), _centre(img, b, k), b.radius,
-                                           np.zeros((1, 2), np.float32), rho * ref[d])[0]
-                             for (_, img, _), b, d in zip(samples, found, die_of)])
+                                           np.zeros((1, 2), np.float32), rho * r, st)[0]
+                             for (_, img, _), b, r, st in zip(samples, found, sample_ref, stretches)])
             q = _separation(desc, face_idx, die_of)
             if best is None or q > best[0]:
                 best = (q, float(k), rho, desc)
     if best is None:
         raise RuntimeError("no camera geometry was tried")  # the loops above always run
     _, perspective, rho, templates = best
-    discs = rho * ref[die_of]
-    templates, centres = _recentre(samples, found, face_idx, templates, perspective, discs)
+    discs = rho * sample_ref
+    templates, centres = _recentre(samples, found, face_idx, templates, perspective, discs, stretches)
     # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
     variants = [templates]
     for exposure in EXPOSURES:
         variants.append(np.stack([
             polar_patches(img, balance_gains(img) * exposure, c, b.radius, np.zeros((1, 2), np.float32),
-                          float(disc))[0]
-            for (_, img, _), b, c, disc in zip(samples, found, centres, discs)]))
+                          float(disc), st)[0]
+            for (_, img, _), b, c, disc, st in zip(samples, found, centres, discs, stretches)]))
     n = len(samples)
 
     model = DiceModel(
@@ -415,9 +453,9 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         template_face=np.tile(face_idx, len(variants)).astype(np.int64),
         template_die=np.tile(die_of, len(variants)).astype(np.int64), densities=densities, floor=float(floor),
         frame_size=np.array([size[1], size[0]], np.int64), die_area=die_area,
-        perspective=perspective, rho=rho,
+        perspective=perspective, rho=rho, size_map=size_map,
         sharpness=float(np.median([sharpness(img, b) for (_, img, _), b in zip(samples, found)])),
-        max_elongation=float(max(b.elongation for b in found)), min_score=0.0, min_margin=0.0)
+        elongation_map=fit_elongation_map(found, size), min_score=0.0, min_margin=0.0)
 
     # 6. thresholds from leave-one-out reads of the samples themselves
     def read_out(i: int, left_out: list[int]) -> SampleCheck:
@@ -459,6 +497,57 @@ def _named_weak(reads: list[SampleCheck], read_out: Callable[[int, list[int]], S
     return reads
 
 
+#: A size map is fitted from at least this many photos (fewer: the dice look the same size
+#: everywhere), and a photo this far off the fit (in radius factors) is left out of it.
+SIZE_MAP_PHOTOS = 10
+SIZE_MAP_OUTLIER = 0.08
+
+
+def fit_size_map(found: list[Blob], die_of: np.ndarray, frame_shape: tuple[int, ...]) -> np.ndarray:
+    """How a die's radius changes across the frame, from where the enrollment photos' dice
+    lie and how large they look: a leaning camera makes one side nearer (a slope), a wide
+    lens makes the edges smaller or larger (a bowl).  Least squares on (1, x, y, r^2), drawn
+    towards no change (a handful of photos must not bend it), twice: photos far off the first
+    fit (a die with its shadow taken in) are left out of the second.  A fit that would make a
+    die less than 0.6 or more than 1.6 times its size somewhere in the frame is no fit."""
+    none = np.array(NO_SIZE_MAP)
+    if len(found) < SIZE_MAP_PHOTOS:
+        return none
+    radius = np.sqrt([b.area for b in found])
+    usual = np.array([np.median(radius[die_of == d]) for d in die_of])
+    rel = radius / usual
+    terms = np.stack([size_terms(frame_shape, b.centre) for b in found])
+    keep = np.ones(len(found), bool)
+    fit = none
+    ridge = np.diag([0.0, 0.1, 0.1, 0.1])  # a light prior: a tenth of a photo per term
+    for _ in range(2):
+        a, y = terms[keep], rel[keep]
+        fit = np.linalg.solve(a.T @ a + ridge, a.T @ y + ridge @ none)
+        keep = np.abs(rel - terms @ fit) < max(SIZE_MAP_OUTLIER, 2.5 * float(np.median(np.abs(rel - terms @ fit))))
+        if keep.sum() < SIZE_MAP_PHOTOS:
+            break
+    h, w = frame_shape[:2]
+    corners = [size_terms(frame_shape, (x, y)) @ fit for x in (0, (w - 1) / 2, w - 1)
+               for y in (0, (h - 1) / 2, h - 1)]
+    if min(corners) < SIZE_RANGE[0] or max(corners) > SIZE_RANGE[1]:
+        return none
+    return fit / float(np.median(terms @ fit))  # the usual size is the photos' median
+
+
+def fit_elongation_map(found: list[Blob], frame_shape: tuple[int, ...]) -> np.ndarray:
+    """How long a die lying flat looks across the frame: perspective and the lens draw it
+    out towards the edges, about as the square of the distance from the centre.  The slope is
+    a least-squares fit drawn towards none (fewer than :data:`SIZE_MAP_PHOTOS` photos: none),
+    and the line is raised to the most elongated photo (an envelope, not a mean)."""
+    elong = np.array([b.elongation for b in found])
+    q = np.array([size_terms(frame_shape, b.centre)[3] for b in found])
+    slope = 0.0
+    if len(found) >= SIZE_MAP_PHOTOS:
+        dq = q - q.mean()
+        slope = max(0.0, float(dq @ (elong - elong.mean())) / (float(dq @ dq) + 0.5 * float(np.var(q) + 0.05)))
+    return np.array([float(np.max(elong - slope * q)), slope])
+
+
 def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
     h, w = img.shape[:2]
     cx, cy = (w - 1) / 2, (h - 1) / 2
@@ -466,8 +555,8 @@ def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
 
 
 def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
-              templates: np.ndarray, perspective: float,
-              discs: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float]]]:
+              templates: np.ndarray, perspective: float, discs: np.ndarray,
+              stretches: list[tuple[float, float] | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
     from farmbox.vision.dice.features import best_rotation_scores, spectra
@@ -485,7 +574,7 @@ def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], fac
         if len(peers) == 0:
             centres.append(centre)
             continue
-        desc = polar_patches(img, balance_gains(img), centre, b.radius, offsets, float(discs[i]))
+        desc = polar_patches(img, balance_gains(img), centre, b.radius, offsets, float(discs[i]), stretches[i])
         sc = best_rotation_scores(spectra(desc), bank[peers]).mean(axis=1)
         best = int(np.argmax(sc))
         out[i] = desc[best]
@@ -559,7 +648,22 @@ def read_samples(folder: str | Path) -> tuple[list[tuple[str, np.ndarray, str]],
     return samples, background
 
 
-def enroll_folder(folder: str | Path, progress: Callable[[Iterable], Iterable] | None = None) -> DiceModel:
-    """Build a model from a SAMPLES folder."""
+def enroll_folder(folder: str | Path, progress: Callable[[Iterable], Iterable] | None = None,
+                  left_out: list[str] | None = None) -> DiceModel:
+    """Build a model from a SAMPLES folder.  Photos whose die is cut by the frame's edge are
+    left out (their names are added to ``left_out``); a face left without photos is an error."""
     samples, background = read_samples(folder)
-    return build_model(samples, background, progress)
+    while True:
+        try:
+            return build_model(samples, background, progress)
+        except CutByEdge as cut:
+            gone = [samples[i] for i in cut.indexes]
+            samples = [s for i, s in enumerate(samples) if i not in cut.indexes]
+            for face in FACES:
+                if not any(f == face for f, _, _ in samples):
+                    name = next(n for f, _, n in gone if f == face)
+                    raise ValueError(f"sample {name}: the die is cut by the frame's edge and no "
+                                     f"other photo shows the {face} (shoot it again with the die "
+                                     "wholly in view)") from None
+            if left_out is not None:
+                left_out.extend(n for _, _, n in gone)

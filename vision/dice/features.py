@@ -29,22 +29,45 @@ CHANNELS = 3 * len(SCALES)
 
 
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
-                  offsets: np.ndarray, disc: float) -> np.ndarray:
+                  offsets: np.ndarray, disc: float, stretch: tuple[float, float] | None = None) -> np.ndarray:
     """Descriptors (len(offsets), ANGLES, RINGS, CHANNELS) of discs of radius ``disc`` (frame pixels)
     centred at ``centre + offsets * radius``.
 
-    ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels. The top face is
-    parallel to the image plane, so it has the same size anywhere in the frame: ``disc`` is fixed
-    per die, while the silhouette grows towards the frame's edges (more side faces show).
+    ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels. Seen straight
+    down through an ideal lens, the top face is parallel to the image plane and has the same
+    size anywhere; a real lens enlarges or shrinks it towards the frame's edges (the caller's
+    ``disc`` follows that) and more along the radius than across it: ``stretch`` = (angle of
+    the direction from the frame's centre, how many times longer the face looks along it),
+    undone before sampling.
     """
-    reach = disc + float(np.abs(offsets).max(initial=0.0)) * radius + 3
+    ratio = 1.0 if stretch is None else float(stretch[1])
+    reach = disc * max(1.0, ratio) + float(np.abs(offsets).max(initial=0.0)) * radius + 3
     zoom = DISC / disc
     h, w = frame.shape[:2]
     x0, y0 = int(max(0, np.floor(centre[0] - reach))), int(max(0, np.floor(centre[1] - reach)))
     x1, y1 = int(min(w, np.ceil(centre[0] + reach))), int(min(h, np.ceil(centre[1] + reach)))
     roi = frame[y0:y1, x0:x1]
     size = (max(2, int(round((x1 - x0) * zoom))), max(2, int(round((y1 - y0) * zoom))))
-    small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
+    if stretch is None or abs(ratio - 1.0) < 0.01:
+        small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
+
+        def place(x: float, y: float) -> tuple[float, float]:
+            return (x - x0) * size[0] / (x1 - x0), (y - y0) * size[1] / (y1 - y0)
+    else:
+        # zoom, and squeeze along the radial direction, about the patch's centre
+        c, s = np.cos(stretch[0]), np.sin(stretch[0])
+        rot = np.array([[c, s], [-s, c]])
+        a = zoom * rot.T @ np.diag([1.0 / ratio, 1.0]) @ rot
+        mid = np.array([(centre[0] - x0), (centre[1] - y0)])
+        out_mid = np.array([size[0] / 2, size[1] / 2])
+        m = np.hstack([a, (out_mid - a @ mid)[:, None]]).astype(np.float64)
+        if zoom < 1:  # smooth first as INTER_AREA would
+            roi = cv2.GaussianBlur(roi, (0, 0), 0.5 / zoom)
+        small = cv2.warpAffine(roi, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+        def place(x: float, y: float) -> tuple[float, float]:
+            q = a @ np.array([x - x0, y - y0]) + m[:, 2]
+            return float(q[0]), float(q[1])
     small = np.clip(small.astype(np.float32) * gains / 255.0, 0, 1)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     if DETAIL:
@@ -54,8 +77,7 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
                          axis=2)
     out = np.empty((len(offsets), ANGLES, RINGS, CHANNELS), np.float32)
     for i, (dx, dy) in enumerate(offsets):
-        cx = (centre[0] + dx * radius - x0) * size[0] / (x1 - x0)
-        cy = (centre[1] + dy * radius - y0) * size[1] / (y1 - y0)
+        cx, cy = place(centre[0] + dx * radius, centre[1] + dy * radius)
         out[i] = cv2.warpPolar(lab, (RINGS, ANGLES), (cx, cy), DISC,
                                cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS)
     return normalise(out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,39 @@ from farmbox.vision.files import VisionInputError, write_atomic
 KIND = "farmbox-dice"
 #: 2: top-face descriptors with the broad picture partly taken away (a high-pass).
 #: 3: the descriptor at two scales (sharp and smoothed), 6 channels.
-VERSION = 3
+#: 4: how a die's size and outline change across the frame (``size_map``,
+#: ``elongation_map``: the lens, a leaning camera); templates taken at each photo's own size.
+VERSION = 4
+#: The size map of a camera whose dice look the same size everywhere.
+NO_SIZE_MAP = (1.0, 0.0, 0.0, 0.0)
+#: A size map is trusted within these factors; a fit outside them is no fit.
+SIZE_RANGE = (0.6, 1.6)
+
+
+def size_terms(frame_shape: tuple[int, ...], point: tuple[float, float]) -> np.ndarray:
+    """The size map's terms at ``point``: 1, x, y and x^2 + y^2, from the frame's centre in
+    half frame widths (a leaning camera makes a slope, a lens a bowl)."""
+    h, w = frame_shape[:2]
+    x = (point[0] - (w - 1) / 2) / (w / 2)
+    y = (point[1] - (h - 1) / 2) / (w / 2)
+    return np.array([1.0, x, y, x * x + y * y])
+
+
+def stretch_of(size_map: np.ndarray, frame_shape: tuple[int, ...], point: tuple[float, float]
+               ) -> tuple[float, float]:
+    """See :meth:`DiceModel.stretch_at`."""
+    t = size_terms(frame_shape, point)
+    ratio = float(np.clip(1.0 + float(size_map[3]) / float(size_map[0]) * t[3], *STRETCH_RANGE))
+    return float(np.arctan2(t[2], t[1])), ratio
+
+
+#: The most a lens is taken to draw a top face out (or in) along the radius.
+STRETCH_RANGE = (0.75, 1.4)
+
+
+def size_factor(size_map: np.ndarray, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:
+    """How many times its usual radius a die looks at ``point``."""
+    return float(np.clip(size_terms(frame_shape, point) @ np.asarray(size_map, float), *SIZE_RANGE))
 
 
 class ModelError(VisionInputError):
@@ -25,7 +57,7 @@ class ModelError(VisionInputError):
 
 #: Scalar fields and their allowed ranges.
 SCALARS = {"floor": (0.0, 1e6), "perspective": (0.5, 2.0), "rho": (0.05, 2.0), "sharpness": (0.0, 1e6),
-           "max_elongation": (1.0, 10.0), "min_score": (-1.0, 1.0), "min_margin": (0.0, 2.0)}
+           "min_score": (-1.0, 1.0), "min_margin": (0.0, 2.0)}
 
 
 @dataclass
@@ -42,9 +74,12 @@ class DiceModel:
     perspective: float  # top-face centre = image centre + (blob centre - image centre) * this
     rho: float  # disc radius / die radius
     sharpness: float  # median sharpness of the enrolled dice
-    max_elongation: float  # most elongated silhouette of a die lying flat at enrollment
     min_score: float  # least best-rotation correlation to accept a face
     min_margin: float  # least lead over the next face to accept it
+    #: radius factor at a point = size_map . (1, x, y, x^2 + y^2) (:func:`size_terms`)
+    size_map: np.ndarray = field(default_factory=lambda: np.array(NO_SIZE_MAP))
+    #: (a, b): a die lying flat at x^2 + y^2 = q looks at most a + b q long (long / short axis)
+    elongation_map: np.ndarray = field(default_factory=lambda: np.array([1.1, 0.0]))
 
     def __post_init__(self) -> None:
         self._spectra: np.ndarray | None = None
@@ -61,8 +96,37 @@ class DiceModel:
         return self.rho * float(np.sqrt(self.scaled_area(die, frame_width) / np.pi))
 
     def scaled_area(self, die: int, frame_width: int) -> float:
-        """Expected silhouette area of ``die`` in a frame ``frame_width`` pixels wide."""
+        """Usual silhouette area of ``die`` in a frame ``frame_width`` pixels wide (where the
+        size map is 1)."""
         return float(self.die_area[die]) * (frame_width / float(self.frame_size[0])) ** 2
+
+    def size_at(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:
+        """How many times its usual radius a die looks at ``point`` of a frame."""
+        return size_factor(self.size_map, frame_shape, point)
+
+    def area_at(self, die: int, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:
+        """Expected silhouette area of ``die`` lying at ``point`` of a frame."""
+        return self.scaled_area(die, frame_shape[1]) * self.size_at(frame_shape, point) ** 2
+
+    def stretch_at(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> tuple[float, float]:
+        """How a top face at ``point`` is drawn out by the lens: (angle of the direction from
+        the frame's centre, how many times longer it looks along it than across).  A lens
+        that enlarges towards the edges by (1 + k r^2) in area's square root enlarges about
+        (1 + k r^2) times more along the radius than across it."""
+        return stretch_of(self.size_map, frame_shape, point)
+
+    def flat_elongation(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:
+        """The most elongated a die lying flat at ``point`` looked at enrollment (perspective
+        and the lens draw it out towards the frame's edges)."""
+        q = float(size_terms(frame_shape, point)[3])
+        return float(self.elongation_map[0] + self.elongation_map[1] * q)
+
+    def smallest_area(self, frame_shape: tuple[int, ...]) -> float:
+        """The least area either die is expected to show anywhere in a frame."""
+        h, w = frame_shape[:2]
+        spots = [(x, y) for x in (0, (w - 1) / 2, w - 1) for y in (0, (h - 1) / 2, h - 1)]
+        least = min(self.size_at(frame_shape, p) for p in spots)
+        return min(self.scaled_area(d, w) for d in range(len(self.die_area))) * least ** 2
 
     # ------------------------------------------------------------------ file
 
@@ -139,6 +203,17 @@ class DiceModel:
         if area.dtype.kind not in "fiu" or area.shape != (len(DICE),) or not np.isfinite(area).all() \
                 or (area <= 0).any():
             raise bad("die_area", f"is {area.tolist()!r}, expected {len(DICE)} positive areas")
+        size_map = arrays["size_map"]
+        if size_map.dtype.kind not in "fiu" or size_map.shape != (len(NO_SIZE_MAP),) \
+                or not np.isfinite(size_map).all() or not 0.5 <= float(size_map[0]) <= 2.0:
+            raise bad("size_map", f"is {size_map.tolist()!r}, expected {len(NO_SIZE_MAP)} finite numbers, "
+                      "the first in [0.5, 2]")
+        elong = arrays["elongation_map"]
+        if elong.dtype.kind not in "fiu" or elong.shape != (2,) or not np.isfinite(elong).all() \
+                or not 1.0 <= float(elong[0]) <= 10.0 or not 0.0 <= float(elong[1]) <= 10.0:
+            raise bad("elongation_map", f"is {elong.tolist()!r}, expected (a, b) with a in [1, 10] "
+                      "and b in [0, 10]")
         values.update(templates=templates.astype(np.float32), densities=dens.astype(np.float32),
+                      size_map=size_map.astype(np.float64), elongation_map=elong.astype(np.float64),
                       frame_size=size.astype(np.int64), die_area=area.astype(np.float64))
         return cls(**values)

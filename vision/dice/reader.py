@@ -51,20 +51,20 @@ MAX_OFFSET = 0.2
 CLEAR_LEAD = 0.3
 CLEAR_MARGIN = 2.0
 #: Flat dice's top faces are found within this (in die radii) on enrolled cameras.
-NEAR_OFFSET = 0.08
+NEAR_OFFSET = 0.12
 
 #: A die showing less than this share of its usual size is partly hidden (or smeared).
 HIDDEN_AREA = 0.8
-#: A silhouette this much longer than any flat die's at enrollment is a die on an edge; somewhat
-#: longer, it is one when the top face also matches weakly.
-TILT_ELONGATION = 0.035
+#: A silhouette this much longer than a flat die's at the same spot at enrollment is a die on an
+#: edge; somewhat longer, it is one when the top face also matches weakly.
+TILT_ELONGATION = 0.1
 SOME_ELONGATION = 0.02
 
 #: A die this much less sharp than at enrollment is smeared (unsure; never "motion" from one
 #: frame).
 MOTION_SHARPNESS = 0.6
-#: A silhouette this elongated is smeared by motion.
-MOTION_ELONGATION = 1.35
+#: A silhouette this much longer than a flat die's there is smeared by motion.
+MOTION_STRETCH = 0.3
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     k = model.perspective if perspective is None else perspective
     rho = model.rho if rho is None else rho
     h, w = frame.shape[:2]
-    disc = rho * float(np.sqrt(model.scaled_area(die, w) / np.pi))
+    disc = rho * float(np.sqrt(model.area_at(die, frame.shape, blob.centre) / np.pi))
     cx, cy = (w - 1) / 2, (h - 1) / 2
     centre = (cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k)
     usable = np.ones(len(model.templates), bool)
@@ -138,7 +138,8 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     index = np.concatenate(columns)
     owner = np.concatenate([np.full(len(c), i) for i, c in enumerate(columns)])
     bank = model.spectra[index]
-    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc)),
+    stretch = model.stretch_at(frame.shape, blob.centre)
+    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc, stretch)),
                                   bank)
     # each face's own best coarse spot, the best few of them refined: thin lines match only
     # within a pixel or two, so the coarse winner of one face says little about another's spot
@@ -147,7 +148,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     order = np.argsort(-face_best[np.arange(len(faces)), spots])
     picked = list(dict.fromkeys(int(spots[i]) for i in order))[:REFINED]
     offsets = np.concatenate([COARSE[q] + FINE for q in picked])
-    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc)),
+    fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc, stretch)),
                                 bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
     spot = offsets[int(np.argmax(fine.max(axis=1)))]
@@ -173,16 +174,6 @@ def _touching(a: Blob, b: Blob) -> bool:
     return max(cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in pts.reshape(-1, 2)) >= -gap
 
 
-def _perspective_stretch(model: DiceModel, frame_shape: tuple[int, ...], blob: Blob) -> float:
-    """How much longer than round a flat die's silhouette looks from perspective alone: the top
-    face sits (perspective - 1) times the die's distance from the image centre further out
-    than its foot, so a die near the frame's edge looks stretched towards it.  (Enrollment
-    dice lie nearer the centre; the learned limit keeps their own share.)"""
-    h, w = frame_shape[:2]
-    r = float(np.hypot(blob.centre[0] - (w - 1) / 2, blob.centre[1] - (h - 1) / 2))
-    return max(0.0, model.perspective - 1.0) * r / (2.0 * max(blob.radius, 1.0))
-
-
 class DiceReader:
     """Reads rolls with an enrolled :class:`DiceModel`."""
 
@@ -199,7 +190,7 @@ class DiceReader:
         """The green and red dice's silhouettes (None where not seen)."""
         m = self.model
         gains = balance_gains(frame) if gains is None else gains
-        min_area = 0.35 * min(m.scaled_area(0, frame.shape[1]), m.scaled_area(1, frame.shape[1]))
+        min_area = 0.35 * m.smallest_area(frame.shape)
         return find_dice(frame, m.densities, m.floor, min_area, gains)
 
     def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int,
@@ -250,7 +241,10 @@ class DiceReader:
         m = self.model
         gains = balance_gains(frame)
         blobs = self.find(frame, gains)
-        expected = [m.scaled_area(d, frame.shape[1]) for d in range(len(blobs))]
+        # each die's expected size where it lies (the other die's spot, or the usual size, for
+        # a die not seen)
+        expected = [m.area_at(d, frame.shape, b.centre) if b is not None else m.scaled_area(d, frame.shape[1])
+                    for d, b in enumerate(blobs)]
         if all(b is None for b in blobs):
             # one still frame never says "motion" (only the stillness detector, comparing
             # frames, does): a faint smear of a die's colour is a die too blurred to read
@@ -278,13 +272,12 @@ class DiceReader:
         touching = _touching(seen[0], seen[1])
         for die, blob in enumerate(seen):
             expected_area = expected[die]
-            if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or (
-                    not touching and blob.elongation > MOTION_ELONGATION):
+            # how much longer than a die lying flat there looked at enrollment
+            stretch = 0.0 if touching else blob.elongation - m.flat_elongation(frame.shape, blob.centre)
+            if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or stretch > MOTION_STRETCH:
                 # smeared (a die still rolling, or a shaken camera): a person would hesitate
                 # too; whether it moves is for the stillness detector to say
                 return DiceReading(None, 0.0, "unsure")
-            stretch = 0.0 if touching else blob.elongation - _perspective_stretch(m, frame.shape, blob) \
-                - m.max_elongation
             if stretch > TILT_ELONGATION:
                 return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
