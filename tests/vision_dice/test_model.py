@@ -95,6 +95,7 @@ def test_zip_is_plain_npz(model_path):
     ("size_map", np.array([1.0, 0.0]), "size_map"),
     ("elongation_map", np.array([0.5, 0.0]), "elongation_map"),
     ("elongation_map", np.array([1.1, float("nan")]), "elongation_map"),
+    ("top_shift", np.array([0.9, 0.0]), "top_shift"),
     ("version", np.array(0), "version 0.*enroll the dice again"),
     ("version", np.array(2), "version 2, this farmbox reads version 4: enroll the dice again"),
 ])

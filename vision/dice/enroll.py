@@ -27,7 +27,7 @@ from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, h
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
 from farmbox.vision.dice.features import polar_patches
-from farmbox.vision.dice.model import NO_SIZE_MAP, SIZE_RANGE, DiceModel, size_factor, size_terms, stretch_of
+from farmbox.vision.dice.model import NO_SIZE_MAP, SIZE_RANGE, DiceModel, size_factor, size_terms, stretch_of, top_of
 from farmbox.vision.dice.reader import score_faces
 from farmbox.vision.files import load_colour_image
 
@@ -436,9 +436,19 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
                 best = (q, float(k), rho, desc)
     if best is None:
         raise RuntimeError("no camera geometry was tried")  # the loops above always run
-    _, perspective, rho, templates = best
+    q, perspective, rho, templates = best
     discs = rho * sample_ref
-    templates, centres = _recentre(samples, found, face_idx, templates, perspective, discs, stretches)
+    # where each photo's top face really is: a leaning camera shifts them all the same way
+    shift = np.zeros(2)
+    field = _fit_top_field(samples, found, face_idx, templates, perspective, discs, stretches)
+    if field is not None:
+        k2, shift2 = field
+        desc = np.stack([polar_patches(img, balance_gains(img), top_of(k2, shift2, img.shape, b.centre), b.radius,
+                                       np.zeros((1, 2), np.float32), float(disc), st)[0]
+                         for (_, img, _), b, disc, st in zip(samples, found, discs, stretches)])
+        if _separation(desc, face_idx, die_of) > q:
+            perspective, shift, templates = k2, shift2, desc
+    templates, centres = _recentre(samples, found, face_idx, templates, perspective, shift, discs, stretches)
     # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
     variants = [templates]
     for exposure in EXPOSURES:
@@ -453,7 +463,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         template_face=np.tile(face_idx, len(variants)).astype(np.int64),
         template_die=np.tile(die_of, len(variants)).astype(np.int64), densities=densities, floor=float(floor),
         frame_size=np.array([size[1], size[0]], np.int64), die_area=die_area,
-        perspective=perspective, rho=rho, size_map=size_map,
+        perspective=perspective, rho=rho, size_map=size_map, top_shift=shift,
         sharpness=float(np.median([sharpness(img, b) for (_, img, _), b in zip(samples, found)])),
         elongation_map=fit_elongation_map(found, size), min_score=0.0, min_margin=0.0)
 
@@ -548,14 +558,66 @@ def fit_elongation_map(found: list[Blob], frame_shape: tuple[int, ...]) -> np.nd
     return np.array([float(np.max(elong - slope * q)), slope])
 
 
-def _centre(img: np.ndarray, blob: Blob, k: float) -> tuple[float, float]:
-    h, w = img.shape[:2]
-    cx, cy = (w - 1) / 2, (h - 1) / 2
-    return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
+def _centre(img: np.ndarray, blob: Blob, k: float, shift: np.ndarray | None = None) -> tuple[float, float]:
+    return top_of(k, np.zeros(2) if shift is None else shift, img.shape, blob.centre)
+
+
+#: Where the top faces are looked for at enrollment to learn the camera's lean (die radii).
+LEAN_SEARCH = 0.32
+#: The lean is learned from at least this many photos whose top face was found.
+LEAN_PHOTOS = 8
+
+
+def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
+                   templates: np.ndarray, perspective: float, discs: np.ndarray,
+                   stretches: list[tuple[float, float] | None]) -> tuple[float, np.ndarray] | None:
+    """The perspective and shift that put each photo's top face where it best matches the other
+    photos of its face: each top face is looked for within :data:`LEAN_SEARCH` die radii of
+    where a straight-down camera puts it, then ``top = centre + (blob - centre) * k + shift``
+    is fitted to them by least squares, twice (photos far off the first fit left out).  None
+    when too few photos have peers."""
+    from farmbox.vision.dice.features import best_rotation_scores, spectra
+    from farmbox.vision.dice.reader import FINE, _grid
+
+    wide = _grid(LEAN_SEARCH, 0.08)
+    bank = spectra(templates)
+    rows, moves = [], []
+    for i, ((_, img, _), b) in enumerate(zip(samples, found)):
+        peers = np.flatnonzero(face_idx == face_idx[i])
+        peers = peers[peers != i]
+        if len(peers) == 0:
+            continue
+        centre = _centre(img, b, perspective)
+        gains = balance_gains(img)
+        sc = best_rotation_scores(spectra(polar_patches(img, gains, centre, b.radius, wide, float(discs[i]),
+                                                        stretches[i])), bank[peers]).mean(axis=1)
+        near = wide[int(np.argmax(sc))] + FINE
+        sc = best_rotation_scores(spectra(polar_patches(img, gains, centre, b.radius, near, float(discs[i]),
+                                                        stretches[i])), bank[peers]).mean(axis=1)
+        top = np.array(centre) + near[int(np.argmax(sc))] * b.radius
+        h, w = img.shape[:2]
+        rel = (np.array(b.centre) - [(w - 1) / 2, (h - 1) / 2]) / (w / 2)
+        for axis in (0, 1):
+            # top - blob = (k - 1) * (blob - centre) + shift, in half frame widths
+            rows.append([rel[axis], float(axis == 0), float(axis == 1)])
+            moves.append((top[axis] - b.centre[axis]) / (w / 2))
+    if len(rows) < 2 * LEAN_PHOTOS:
+        return None
+    a, y = np.array(rows), np.array(moves)
+    keep = np.ones(len(y), bool)
+    fit = np.zeros(3)
+    for _ in range(2):
+        fit, *_ = np.linalg.lstsq(a[keep], y[keep], rcond=None)
+        off = np.abs(y - a @ fit)
+        keep = off <= max(3.0 * float(np.median(off)), 0.01)
+        if keep.sum() < 2 * LEAN_PHOTOS:
+            return None
+    k = float(np.clip(1.0 + fit[0], 1.0, 1.2))
+    return k, np.clip(fit[1:], -0.2, 0.2)
 
 
 def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
-              templates: np.ndarray, perspective: float, discs: np.ndarray,
+              templates: np.ndarray, perspective: float, shift: np.ndarray, discs: np.ndarray,
               stretches: list[tuple[float, float] | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
@@ -570,7 +632,7 @@ def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], fac
     for i, ((_, img, _), b) in enumerate(zip(samples, found)):
         peers = np.flatnonzero(face_idx == face_idx[i])
         peers = peers[peers != i]
-        centre = _centre(img, b, perspective)
+        centre = _centre(img, b, perspective, shift)
         if len(peers) == 0:
             centres.append(centre)
             continue

@@ -34,6 +34,18 @@ def size_terms(frame_shape: tuple[int, ...], point: tuple[float, float]) -> np.n
     return np.array([1.0, x, y, x * x + y * y])
 
 
+def top_of(perspective: float, shift: np.ndarray, frame_shape: tuple[int, ...],
+           point: tuple[float, float]) -> tuple[float, float]:
+    """The top face's centre for a silhouette centred at ``point``: the top face stands above
+    the table, so it is seen further from the spot under the camera than the die's foot, by
+    ``perspective`` times the distance from the frame's centre, plus ``shift`` (half frame
+    widths) when the camera leans and that spot is not the frame's centre."""
+    h, w = frame_shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    return (cx + (point[0] - cx) * perspective + float(shift[0]) * w / 2,
+            cy + (point[1] - cy) * perspective + float(shift[1]) * w / 2)
+
+
 def stretch_of(size_map: np.ndarray, frame_shape: tuple[int, ...], point: tuple[float, float]
                ) -> tuple[float, float]:
     """See :meth:`DiceModel.stretch_at`."""
@@ -80,6 +92,9 @@ class DiceModel:
     size_map: np.ndarray = field(default_factory=lambda: np.array(NO_SIZE_MAP))
     #: (a, b): a die lying flat at x^2 + y^2 = q looks at most a + b q long (long / short axis)
     elongation_map: np.ndarray = field(default_factory=lambda: np.array([1.1, 0.0]))
+    #: the top face's centre is further moved by this, in half frame widths: a camera that
+    #: leans sees every die's top face shifted the same way (see :func:`top_of`)
+    top_shift: np.ndarray = field(default_factory=lambda: np.zeros(2))
 
     def __post_init__(self) -> None:
         self._spectra: np.ndarray | None = None
@@ -107,6 +122,10 @@ class DiceModel:
     def area_at(self, die: int, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:
         """Expected silhouette area of ``die`` lying at ``point`` of a frame."""
         return self.scaled_area(die, frame_shape[1]) * self.size_at(frame_shape, point) ** 2
+
+    def top_centre(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> tuple[float, float]:
+        """Where the top face's centre of a die whose silhouette is centred at ``point`` lies."""
+        return top_of(self.perspective, self.top_shift, frame_shape, point)
 
     def stretch_at(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> tuple[float, float]:
         """How a top face at ``point`` is drawn out by the lens: (angle of the direction from
@@ -213,7 +232,12 @@ class DiceModel:
                 or not 1.0 <= float(elong[0]) <= 10.0 or not 0.0 <= float(elong[1]) <= 10.0:
             raise bad("elongation_map", f"is {elong.tolist()!r}, expected (a, b) with a in [1, 10] "
                       "and b in [0, 10]")
+        shift = arrays["top_shift"]
+        if shift.dtype.kind not in "fiu" or shift.shape != (2,) or not np.isfinite(shift).all() \
+                or float(np.abs(shift).max()) > 0.5:
+            raise bad("top_shift", f"is {shift.tolist()!r}, expected 2 numbers within [-0.5, 0.5]")
         values.update(templates=templates.astype(np.float32), densities=dens.astype(np.float32),
                       size_map=size_map.astype(np.float64), elongation_map=elong.astype(np.float64),
+                      top_shift=shift.astype(np.float64),
                       frame_size=size.astype(np.int64), die_area=area.astype(np.float64))
         return cls(**values)

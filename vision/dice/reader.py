@@ -99,28 +99,20 @@ class FaceScores:
 
 
 def top_face_centre(model: DiceModel, frame_shape: tuple[int, ...], blob: Blob) -> tuple[float, float]:
-    """Where the top face's centre projects: perspective pushes it away from the image centre."""
-    h, w = frame_shape[:2]
-    cx, cy = (w - 1) / 2, (h - 1) / 2
-    k = model.perspective
-    return cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k
+    """Where the top face's centre projects (see :func:`~farmbox.vision.dice.model.top_of`)."""
+    return model.top_centre(frame_shape, blob.centre)
 
 
 def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Blob, die: int,
-                exclude: int | np.ndarray | None = None, perspective: float | None = None,
-                rho: float | None = None) -> FaceScores:
+                exclude: int | np.ndarray | None = None) -> FaceScores:
     """Compare a die's top face with the enrolled templates of that die's faces.
 
     The top face is where a disc best matches some enrolled top face (coarse then fine search
     around the predicted centre). ``exclude`` leaves one template out (enrollment's
     leave-one-out calibration). A face enrolled only on the other die uses that die's photos.
     """
-    k = model.perspective if perspective is None else perspective
-    rho = model.rho if rho is None else rho
-    h, w = frame.shape[:2]
-    disc = rho * float(np.sqrt(model.area_at(die, frame.shape, blob.centre) / np.pi))
-    cx, cy = (w - 1) / 2, (h - 1) / 2
-    centre = (cx + (blob.centre[0] - cx) * k, cy + (blob.centre[1] - cy) * k)
+    disc = model.rho * float(np.sqrt(model.area_at(die, frame.shape, blob.centre) / np.pi))
+    centre = model.top_centre(frame.shape, blob.centre)
     usable = np.ones(len(model.templates), bool)
     if exclude is not None:
         usable[exclude] = False
@@ -278,19 +270,19 @@ class DiceReader:
                 # smeared (a die still rolling, or a shaken camera): a person would hesitate
                 # too; whether it moves is for the stillness detector to say
                 return DiceReading(None, 0.0, "unsure")
-            if stretch > TILT_ELONGATION:
-                return DiceReading(None, 0.0, "die tilted")
             scores = score_faces(m, frame, gains, blob, die)
             face, score, margin = scores.best
             conf = _die_confidence(m, score, margin)
             # a picture on a leaning face matches weakly, away from where a flat top face is
             weak = scores.offset > NEAR_OFFSET or score < m.min_score + 0.15
-            # a top face matched this clearly is a flat die seen by a camera that leans (its
-            # top face is further from where a straight-down camera puts it), not a tilted one
+            # a top face matched this clearly is a flat die (a die on an edge has no face
+            # parallel to the table): seen by a camera that leans (its top face further from
+            # where a straight-down camera puts it), or with part of its silhouette lost in a
+            # table of its colour (an outline that looks drawn out)
             clear = score >= m.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * m.min_margin
             if (score < m.min_score or (scores.offset > MAX_OFFSET and not clear)
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
-                    or (stretch > SOME_ELONGATION and weak)):
+                    or (not clear and (stretch > TILT_ELONGATION or (stretch > SOME_ELONGATION and weak)))):
                 return DiceReading(None, min(conf, 0.4), "die tilted")
             if blob.area > 1.6 * expected_area:
                 return DiceReading(None, conf, "unsure")
