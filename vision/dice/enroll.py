@@ -27,7 +27,15 @@ from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, h
 from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
 from farmbox.vision.dice.features import polar_patches
-from farmbox.vision.dice.model import NO_SIZE_MAP, SIZE_RANGE, DiceModel, size_factor, size_terms, stretch_of, top_of
+from farmbox.vision.dice.model import (
+    NO_SIZE_MAP,
+    SIZE_RANGE,
+    DiceModel,
+    size_factor,
+    size_terms,
+    stretch_of,
+    top_of,
+)
 from farmbox.vision.dice.reader import score_faces
 from farmbox.vision.files import load_colour_image
 
