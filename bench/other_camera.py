@@ -1,0 +1,124 @@
+"""The scenes of a set as another camera in another room would shoot them.
+
+    .venv/bin/python bench/other_camera.py ../shared/data/set-cards-dev OUT [--camera webcam] [--seed 1]
+    .venv/bin/python bench/bench_vision.py cards OUT
+
+The owner enrolls with one camera and plays under another light (or swaps the camera): the
+reader must not depend on either.  This copies ``enroll/`` unchanged and writes every scene of
+``scenes/`` again through a made-up camera, one draw per scene:
+
+* ``webcam``: a cheap USB webcam: the long side cut to 1280 pixels, a warm lamp (tungsten
+  white balance), exposure and gamma of its own, a vignette, sensor noise, a slightly soft
+  lens, JPEG 60-85;
+* ``small``: the same at 640 pixels on the long side (cards a third as large);
+* ``dim``: an evening table: under-exposed by half, a strong colour cast, heavy noise, JPEG;
+* ``tilt``: the camera leaning 8-15 degrees (a perspective warp), otherwise as ``webcam``.
+
+``labels.json`` is copied (the cards do not change), so ``bench/bench_vision.py cards OUT``
+gives the figures under that camera.  Nothing here is tuned to the reader: the changes are
+drawn from ranges a real camera and room give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+CAMERAS = ("webcam", "small", "dim", "tilt")
+
+
+def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame seen by a camera leaning 8-15 degrees about a random axis (a homography of
+    a plane: one side of the table nearer, the other further)."""
+    h, w = img.shape[:2]
+    f = 1.1 * max(w, h)
+    tilt = np.radians(rng.uniform(8, 15))
+    axis = rng.uniform(0, 2 * np.pi)
+    rx, ry = tilt * np.cos(axis), tilt * np.sin(axis)
+    rot, _ = cv2.Rodrigues(np.array([rx, ry, 0.0]))
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+    hom = k @ rot @ np.linalg.inv(k)
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), hom)[0]
+    # keep the whole table in view: fit the warped frame back into the same size
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    s = min(w / (x1 - x0), h / (y1 - y0))
+    fit = np.array([[s, 0, -x0 * s + (w - s * (x1 - x0)) / 2], [0, s, -y0 * s + (h - s * (y1 - y0)) / 2],
+                    [0, 0, 1.0]])
+    return cv2.warpPerspective(img, fit @ hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (BGR) as ``camera`` would give it."""
+    if camera == "tilt":
+        img = _tilted(img, rng)
+    long_side = 640 if camera == "small" else 1280
+    h, w = img.shape[:2]
+    scale = min(1.0, long_side / max(h, w))
+    if scale < 1.0:
+        img = cv2.resize(img, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    h, w = img.shape[:2]
+    lin = (img.astype(np.float32) / 255.0) ** 2.2
+    if camera == "dim":
+        cast = rng.uniform(0.6, 1.4, 3)
+        exposure = rng.uniform(0.35, 0.55)
+    else:
+        warm = rng.uniform(0.1, 0.35)  # tungsten: red up, blue down (BGR order)
+        cast = np.array([1 - warm, 1.0, 1 + 0.6 * warm]) * rng.uniform(0.93, 1.07, 3)
+        exposure = rng.uniform(0.7, 1.35)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    vignette = 1 - rng.uniform(0.15, 0.4) * r2
+    lin = lin * (cast * exposure)[None, None, :] * vignette[..., None]
+    lin = cv2.GaussianBlur(lin, (0, 0), float(rng.uniform(0.5, 1.2)))
+    noise = rng.uniform(0.01, 0.025) if camera != "dim" else rng.uniform(0.03, 0.05)
+    lin = lin + rng.normal(0, noise, lin.shape).astype(np.float32) * np.sqrt(np.clip(lin, 0.01, 1))
+    gamma = rng.uniform(1.9, 2.5)
+    out = (np.clip(lin, 0, 1) ** (1 / gamma) * 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 86))])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", type=Path, help="a set: enroll/, scenes/, labels.json")
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--camera", choices=CAMERAS, default="webcam")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    scenes = sorted(p for p in (args.folder / "scenes").iterdir() if p.suffix.lower() in SUFFIXES)
+    if not scenes or not (args.folder / "labels.json").is_file():
+        print(f"other_camera: {args.folder} has no scenes/ or labels.json", file=sys.stderr)
+        return 2
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    shutil.copytree(args.folder / "enroll", args.out / "enroll")
+    (args.out / "scenes").mkdir(parents=True)
+    labels = json.loads((args.folder / "labels.json").read_text())
+    renamed = {}
+    for i, path in enumerate(tqdm(scenes, desc=f"{args.camera} camera", unit="scene", file=sys.stderr)):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            print(f"other_camera: cannot read {path}", file=sys.stderr)
+            return 2
+        rng = np.random.default_rng([args.seed, i])
+        name = path.stem + ".jpg"
+        cv2.imwrite(str(args.out / "scenes" / name), reshoot(img, args.camera, rng))
+        renamed[name] = labels[path.name]
+    (args.out / "labels.json").write_text(json.dumps(renamed, indent=1))
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
