@@ -63,6 +63,9 @@ SOME_ELONGATION = 0.02
 #: A die this much less sharp than at enrollment is smeared (unsure; never "motion" from one
 #: frame).
 MOTION_SHARPNESS = 0.6
+#: Dice this much less sharp than at enrollment whose top faces match nothing are smeared
+#: (unsure), not tilted.
+SOFT_SHARPNESS = 0.9
 #: A silhouette this much longer than a flat die's there is smeared by motion.
 MOTION_STRETCH = 0.3
 
@@ -262,6 +265,8 @@ class DiceReader:
         faces, confs = [], []
         # touching dice hide part of each other's silhouette: then only the top face counts
         touching = _touching(seen[0], seen[1])
+        # a roll smeared by motion leaves the dice softer than at enrollment
+        soft = min(sharpness(frame, b) for b in seen) < SOFT_SHARPNESS * m.sharpness
         for die, blob in enumerate(seen):
             expected_area = expected[die]
             # how much longer than a die lying flat there looked at enrollment
@@ -280,6 +285,10 @@ class DiceReader:
             # where a straight-down camera puts it), or with part of its silhouette lost in a
             # table of its colour (an outline that looks drawn out)
             clear = score >= m.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * m.min_margin
+            if score < m.min_score and soft:
+                # nothing matches on dice softer than at enrollment: smeared, a person would
+                # hesitate too (whether they move is for the stillness detector)
+                return DiceReading(None, min(conf, 0.4), "unsure")
             if (score < m.min_score or (scores.offset > MAX_OFFSET and not clear)
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (not clear and (stretch > TILT_ELONGATION or (stretch > SOME_ELONGATION and weak)))):
