@@ -63,7 +63,7 @@ SOME_ELONGATION = 0.02
 #: A die this much less sharp than at enrollment is smeared (unsure; never "motion" from one
 #: frame).
 MOTION_SHARPNESS = 0.6
-#: Dice this much less sharp than at enrollment whose top faces match nothing are smeared
+#: A die this much less sharp than at enrollment whose top face matches nothing is smeared
 #: (unsure), not tilted.
 SOFT_SHARPNESS = 0.9
 #: A silhouette this much longer than a flat die's there is smeared by motion.
@@ -265,13 +265,12 @@ class DiceReader:
         faces, confs = [], []
         # touching dice hide part of each other's silhouette: then only the top face counts
         touching = _touching(seen[0], seen[1])
-        # a roll smeared by motion leaves the dice softer than at enrollment
-        soft = min(sharpness(frame, b) for b in seen) < SOFT_SHARPNESS * m.sharpness
         for die, blob in enumerate(seen):
             expected_area = expected[die]
             # how much longer than a die lying flat there looked at enrollment
             stretch = 0.0 if touching else blob.elongation - m.flat_elongation(frame.shape, blob.centre)
-            if sharpness(frame, blob) < MOTION_SHARPNESS * m.sharpness or stretch > MOTION_STRETCH:
+            sharp = sharpness(frame, blob) / max(m.sharpness, 1e-6)
+            if sharp < MOTION_SHARPNESS or stretch > MOTION_STRETCH:
                 # smeared (a die still rolling, or a shaken camera): a person would hesitate
                 # too; whether it moves is for the stillness detector to say
                 return DiceReading(None, 0.0, "unsure")
@@ -285,7 +284,7 @@ class DiceReader:
             # where a straight-down camera puts it), or with part of its silhouette lost in a
             # table of its colour (an outline that looks drawn out)
             clear = score >= m.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * m.min_margin
-            if score < m.min_score and soft:
+            if score < m.min_score and sharp < SOFT_SHARPNESS:
                 # nothing matches on dice softer than at enrollment: smeared, a person would
                 # hesitate too (whether they move is for the stillness detector)
                 return DiceReading(None, min(conf, 0.4), "unsure")
