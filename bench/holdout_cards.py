@@ -506,10 +506,14 @@ class Box:
     # -- one frame
     def render(self, placed: list[Placed], rng: np.random.Generator) -> np.ndarray:
         """The frame the camera takes of ``placed`` (BGR uint8, JPEG-decoded)."""
+        return self._sensor(self.radiance(placed, rng), rng)
+
+    def radiance(self, placed: list[Placed], rng: np.random.Generator) -> np.ndarray:
+        """The light reaching the lens from ``placed`` on the table (linear RGB, H x W x 3),
+        before the sensor."""
         w, h = SIZE
         g = self.ground
         albedo = self.table.copy()
-        normal_z = np.ones((h, w), np.float32)
         normal = np.zeros((h, w, 3), np.float32)
         normal[..., 2] = 1
         on_card = np.zeros((h, w), np.float32)
@@ -545,7 +549,6 @@ class Box:
             ds = rounded_distance(sx * c + sy * s, -sx * s + sy * c, CARD_W / 2, CARD_H / 2, CORNER)
             shadow[y0:y1, x0:x1] = np.maximum(shadow[y0:y1, x0:x1], (ds < 0).astype(np.float32))
         shadow = cv2.GaussianBlur(shadow, (0, 0), float(rng.uniform(1.5, 4.0)))
-        del normal_z
         nrm = normal / np.linalg.norm(normal, axis=2, keepdims=True)
         # the lamp: inverse-square falloff, Lambert, Blinn-Phong glare on the card stock
         to_lamp = np.dstack([lamp[0] - g[..., 0], lamp[1] - g[..., 1],
@@ -562,8 +565,7 @@ class Box:
         ambient = float(rng.uniform(0.25, 0.45))
         direct = (1 - ambient) * lambert * fall * (1 - 0.55 * shadow * (1 - on_card))
         light = (ambient * (1 - 0.25 * shadow * (1 - on_card)) + direct)[..., None]
-        img = albedo * light + (spec * fall)[..., None]
-        return self._sensor(img.astype(np.float32), rng)
+        return (albedo * light + (spec * fall)[..., None]).astype(np.float32)
 
     def _sensor(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         w, h = SIZE
@@ -603,9 +605,10 @@ def apart(a: Placed, b: Placed, gap: float) -> bool:
 
 
 def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots: int,
-              progress: bool = True) -> dict[str, list[str]]:
-    """Render one set (one box) into ``folder``; returns its labels."""
-    deck = load_deck()
+              progress: bool = True, deck: list[Card] | None = None) -> dict[str, list[str]]:
+    """Render one set (one box) into ``folder`` (the whole deck, or ``deck``); returns its
+    labels."""
+    deck = load_deck() if deck is None else deck
     box = Box.from_seed(seed, style, kind, deck)
     rng = np.random.default_rng([seed, 31])
     enroll, scenes = folder / "enroll", folder / "scenes"
@@ -629,7 +632,7 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
             tick()
     labels: dict[str, list[str]] = {}
     for i in range(tables):
-        count = int(rng.integers(2, 13))
+        count = int(rng.integers(2, min(12, len(deck)) + 1))
         cards = [deck[int(j)] for j in rng.choice(len(deck), count, replace=False)]
         placed = box.lay(rng, cards, touching=bool(rng.random() < box.touching))
         name = f"table-{i:04d}.jpg"
