@@ -24,7 +24,9 @@ vignetting, blur, sensor noise and JPEG 70-95.
 
 Each set is one mounted box (one camera, one table, one art style): ``enroll/<card-id>/<k>.jpg``
 holds the owner's enrollment shots (the card alone on the table, same camera), ``scenes/`` the
-tables and ``labels.json`` the truth (scene file -> the card ids on it, a multiset).
+tables and ``labels.json`` the truth (scene file -> the card ids on it, a multiset);
+``corners.json`` adds, for every image, where each card's four corners are in the frame (for
+looking at failures: which card a found outline is, and whether it is the card's own outline).
 """
 
 from __future__ import annotations
@@ -373,6 +375,13 @@ class Placed:
     turn: float
     normal: np.ndarray
 
+    def corners(self) -> np.ndarray:
+        """World (x, y) of the card's four (unrounded) corners, (4, 2)."""
+        hw, hh = CARD_W / 2, CARD_H / 2
+        c, s = np.cos(self.turn), np.sin(self.turn)
+        local = np.array([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)])
+        return local @ np.array([[c, s], [-s, c]]) + (self.x, self.y)
+
     def outline(self, n: int = 16) -> np.ndarray:
         """World (x, y) points around the card's rounded outline, (4 n, 2)."""
         pts = []
@@ -616,6 +625,11 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
     enroll.mkdir(parents=True, exist_ok=True)
     total = len(deck) * shots + tables
     done = 0
+    where: dict[str, list[dict[str, object]]] = {}  # image -> the cards' corners in the frame
+
+    def note(name: str, placed: list[Placed]) -> None:
+        where[name] = [{"id": p.card.id, "corners": np.round(box.project(p.corners()), 1).tolist()}
+                       for p in placed]
 
     def tick() -> None:
         nonlocal done
@@ -629,6 +643,7 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
         for k in range(shots):
             alone = box.lay(rng, [card])
             cv2.imwrite(str(enroll / card.id / f"{k}.jpg"), box.render(alone, rng))
+            note(f"enroll/{card.id}/{k}.jpg", alone)
             tick()
     labels: dict[str, list[str]] = {}
     for i in range(tables):
@@ -638,8 +653,10 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
         name = f"table-{i:04d}.jpg"
         cv2.imwrite(str(scenes / name), box.render(placed, rng))
         labels[name] = sorted(p.card.id for p in placed)
+        note(f"scenes/{name}", placed)
         tick()
     (folder / "labels.json").write_text(json.dumps(labels, indent=1))
+    (folder / "corners.json").write_text(json.dumps(where))
     if progress:
         print(file=sys.stderr)
     return labels
