@@ -346,7 +346,7 @@ def table_albedo(kind: str, tint: np.ndarray, rng: np.random.Generator, x: np.nd
         base = np.where(stripe[..., None], tint, linear((235, 230, 215)))
         return base * (0.9 + weave + 0.08 * _value_noise(rng, x, y, 0.5))[..., None]
     if kind == "tiles":
-        lines = np.minimum(np.abs((x % 10.0) - 5.0), np.abs((y % 10.0) - 5.0)) > 4.82
+        lines = np.maximum(np.abs((x % 10.0) - 5.0), np.abs((y % 10.0) - 5.0)) > 4.82  # grout
         v = 0.85 + 0.1 * _value_noise(rng, x, y, 2.5)
         col = v[..., None] * tint
         return np.where(lines[..., None], linear((110, 105, 100)), col)
