@@ -26,7 +26,8 @@ Each set is one mounted box (one camera, one table, one art style): ``enroll/<ca
 holds the owner's enrollment shots (the card alone on the table, same camera), ``scenes/`` the
 tables and ``labels.json`` the truth (scene file -> the card ids on it, a multiset);
 ``corners.json`` adds, for every image, where each card's four corners are in the frame (for
-looking at failures: which card a found outline is, and whether it is the card's own outline).
+looking at failures: which card a found outline is, and whether it is the card's own outline)
+and the share of the card under strong glare.
 """
 
 from __future__ import annotations
@@ -413,6 +414,8 @@ class Box:
     ground: np.ndarray = field(repr=False)       # (H, W, 2) world cm under each pixel
     table: np.ndarray = field(repr=False)        # (H, W, 3) linear albedo
     touching: float = 0.0
+    #: Share of each card of the last frame under strong glare (for looking at failures).
+    glare: list[float] = field(default_factory=list, repr=False)
 
     @classmethod
     def from_seed(cls, seed: int, style: str, kind: str, deck: list[Card]) -> "Box":
@@ -571,10 +574,18 @@ class Box:
         half = ldir + vdir
         half /= np.linalg.norm(half, axis=2, keepdims=True)
         spec = np.clip((nrm * half).sum(2), 0, 1) ** self.shininess * self.gloss * on_card
+        self.glare = [float((spec[mask > 0.5] * fall[mask > 0.5] > 0.12).mean()) for mask in
+                      (self._footprint(p) for p in placed)]
         ambient = float(rng.uniform(0.25, 0.45))
         direct = (1 - ambient) * lambert * fall * (1 - 0.55 * shadow * (1 - on_card))
         light = (ambient * (1 - 0.25 * shadow * (1 - on_card)) + direct)[..., None]
         return (albedo * light + (spec * fall)[..., None]).astype(np.float32)
+
+    def _footprint(self, p: Placed) -> np.ndarray:
+        """Where card ``p`` is in the frame (H x W, 1 inside)."""
+        m = np.zeros(SIZE[::-1], np.uint8)
+        cv2.fillPoly(m, [np.round(self.project(p.outline(6))).astype(np.int32)], 1)
+        return m
 
     def _sensor(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         w, h = SIZE
@@ -628,8 +639,8 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
     where: dict[str, list[dict[str, object]]] = {}  # image -> the cards' corners in the frame
 
     def note(name: str, placed: list[Placed]) -> None:
-        where[name] = [{"id": p.card.id, "corners": np.round(box.project(p.corners()), 1).tolist()}
-                       for p in placed]
+        where[name] = [{"id": p.card.id, "corners": np.round(box.project(p.corners()), 1).tolist(),
+                        "glare": round(g, 3)} for p, g in zip(placed, box.glare, strict=True)]
 
     def tick() -> None:
         nonlocal done
