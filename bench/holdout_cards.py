@@ -85,7 +85,7 @@ class Canvas:
 
     def __init__(self, paper: np.ndarray) -> None:
         self.w, self.h = int(CARD_W * TEXELS), int(CARD_H * TEXELS)
-        self.img = np.empty((self.h, self.w, 3), np.float32)
+        self.img: np.ndarray = np.empty((self.h, self.w, 3), np.float32)
         self.img[:] = paper
 
     def pt(self, x: float, y: float) -> tuple[int, int]:
@@ -529,7 +529,7 @@ class Box:
         normal = np.zeros((h, w, 3), np.float32)
         normal[..., 2] = 1
         on_card = np.zeros((h, w), np.float32)
-        shadow = np.zeros((h, w), np.float32)
+        shadow: np.ndarray = np.zeros((h, w), np.float32)
         lamp = self.lamp + rng.normal(0, 2.0, 3)
         px_cm = self.height / self.focal
         lift = float(rng.uniform(0.15, 0.4))  # how far a card's bent edges stand off the table
@@ -602,7 +602,10 @@ class Box:
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
         if not ok:
             raise RuntimeError("JPEG encoding failed")
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if frame is None:
+            raise RuntimeError("JPEG decoding failed")
+        return frame
 
 
 def apart(a: Placed, b: Placed, gap: float) -> bool:

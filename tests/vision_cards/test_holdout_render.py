@@ -107,6 +107,16 @@ def test_a_small_set_enrolls_and_reads(holdout, small_deck, tmp_path):
     assert json.loads((folder / "labels.json").read_text()) == labels
     assert sorted(labels) == sorted(p.name for p in (folder / "scenes").iterdir())
     assert all(2 <= len(v) <= 6 and set(v) <= set(ids) for v in labels.values())
+    where = json.loads((folder / "corners.json").read_text())
+    assert sorted(where) == sorted([f"scenes/{n}" for n in labels]
+                                   + [f"enroll/{c}/{k}.jpg" for c in ids for k in (0, 1)])
+    for name, cards in where.items():
+        expect = labels[name[len("scenes/"):]] if name.startswith("scenes/") else [name.split("/")[1]]
+        assert sorted(c["id"] for c in cards) == expect
+        for c in cards:
+            q = np.array(c["corners"])
+            assert q.shape == (4, 2) and (q >= 0).all() and (q[:, 0] < 960).all() and (q[:, 1] < 720).all()
+            assert 0.0 <= c["glare"] <= 1.0
     model = tmp_path / "cards.model"
     assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
     assert model.is_file()
