@@ -115,7 +115,8 @@ def test_a_small_set_enrolls_and_reads(holdout, small_deck, tmp_path):
         assert sorted(c["id"] for c in cards) == expect
         for c in cards:
             q = np.array(c["corners"])
-            assert q.shape == (4, 2) and (q >= 0).all() and (q[:, 0] < 960).all() and (q[:, 1] < 720).all()
+            # the unrounded corners: at most a few pixels past the rounded outline kept in view
+            assert q.shape == (4, 2) and (q >= -6).all() and (q[:, 0] < 966).all() and (q[:, 1] < 726).all()
             assert 0.0 <= c["glare"] <= 1.0
     model = tmp_path / "cards.model"
     assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
