@@ -93,7 +93,7 @@ def test_laid_cards_are_drawn_labelled_apart_and_in_view(holdout):
         assert changed[near == 0].mean() < 0.001
 
 
-def test_a_small_set_enrolls_and_reads(holdout, small_deck, tmp_path):
+def test_a_small_set_is_what_enroll_cards_learns_from(holdout, small_deck, tmp_path):
     folder = tmp_path / "flat-wood-1"
     labels = holdout.write_set(folder, 1, "flat", "wood", tables=3, shots=2, progress=False,
                                deck=small_deck)
