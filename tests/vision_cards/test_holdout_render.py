@@ -1,0 +1,123 @@
+"""The independent card renderer (bench/holdout_cards.py) keeps its own promises: the labels
+name exactly the cards drawn, every card lies wholly in view and apart from the others, and
+its enroll/ folder is one `farmbox vision enroll cards` learns from."""
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from farmbox.firmware.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def holdout():
+    return _module("holdout_cards")
+
+
+@pytest.fixture(scope="module")
+def small_deck(holdout):
+    """One card of each animal (ids and colours from the box's own deck file)."""
+    deck = holdout.load_deck()
+    return [next(c for c in deck if c.animal == a) for a in ("sheep", "goat", "pig", "horse",
+                                                            "cow", "chick")]
+
+
+def test_deck_is_the_boxs_own(holdout):
+    deck = holdout.load_deck()
+    assert len(deck) == 24 and len({c.id for c in deck}) == 24
+    assert Counter(c.animal for c in deck) == {a: 4 for a in ("sheep", "goat", "pig", "horse",
+                                                              "cow", "chick")}
+    assert all(c.black in holdout.PAINT and c.white in holdout.PAINT for c in deck)
+
+
+@pytest.mark.parametrize("style", ["flat", "printed"])
+def test_cards_of_one_animal_differ_only_in_the_dice(holdout, style):
+    deck = [c for c in holdout.load_deck() if c.animal == "pig"]
+    paper = holdout.linear((245, 240, 225))
+    faces = [holdout.card_face(c, style, paper, np.random.default_rng(0)) for c in deck]
+    differ = np.zeros(faces[0].shape[:2], bool)
+    for f in faces[1:]:
+        differ |= np.abs(f - faces[0]).max(axis=2) > 0.02
+    ys, xs = np.nonzero(differ)
+    # all the difference is in two small marks: a few percent of the face
+    assert 0.005 < differ.mean() < 0.08
+    h, w = differ.shape
+    assert (xs.max() - xs.min()) * (ys.max() - ys.min()) < 0.25 * w * h
+
+
+def test_laid_cards_are_drawn_labelled_apart_and_in_view(holdout):
+    deck = holdout.load_deck()
+    box = holdout.Box.from_seed(2, "printed", "cloth", deck[:12])
+    rng = np.random.default_rng(5)
+    for touching in (False, True):
+        placed = box.lay(rng, deck[:12], touching=touching)
+        assert sorted(p.card.id for p in placed) == sorted(c.id for c in deck[:12])
+        w, h = holdout.SIZE
+        for i, p in enumerate(placed):
+            q = box.project(p.outline(40))
+            assert (q >= 0).all() and (q[:, 0] < w).all() and (q[:, 1] < h).all()
+            assert all(holdout.apart(p, o, 0.0) for o in placed[i + 1:])
+        if touching:
+            assert any(not holdout.apart(a, b, 0.05) for i, a in enumerate(placed)
+                       for b in placed[i + 1:])
+        # what changes when the cards are put down is the cards (and their soft shadows)
+        seed = int(rng.integers(1 << 30))
+        bare = box.radiance([], np.random.default_rng(seed))
+        full = box.radiance(placed, np.random.default_rng(seed))
+        changed = np.abs(full - bare).max(axis=2) > 0.01
+        union = np.zeros((h, w), np.uint8)
+        for p in placed:
+            poly = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(poly, [np.round(box.project(p.outline(8))).astype(np.int32)], 1)
+            inner = cv2.erode(poly, np.ones((5, 5), np.uint8))
+            assert changed[inner > 0].mean() > 0.97, p.card.id
+            union |= poly
+        near = cv2.dilate(union, np.ones((31, 31), np.uint8))
+        assert changed[near == 0].mean() < 0.001
+
+
+def test_a_small_set_is_what_enroll_cards_learns_from(holdout, small_deck, tmp_path):
+    folder = tmp_path / "flat-wood-1"
+    labels = holdout.write_set(folder, 1, "flat", "wood", tables=3, shots=2, progress=False,
+                               deck=small_deck)
+    ids = sorted(c.id for c in small_deck)
+    assert sorted(p.name for p in (folder / "enroll").iterdir()) == ids
+    for card in ids:
+        shots = sorted(p.name for p in (folder / "enroll" / card).iterdir())
+        assert shots == ["0.jpg", "1.jpg"]
+        img = cv2.imread(str(folder / "enroll" / card / "0.jpg"))
+        assert img is not None and img.shape == (720, 960, 3)
+    assert json.loads((folder / "labels.json").read_text()) == labels
+    assert sorted(labels) == sorted(p.name for p in (folder / "scenes").iterdir())
+    assert all(2 <= len(v) <= 6 and set(v) <= set(ids) for v in labels.values())
+    where = json.loads((folder / "corners.json").read_text())
+    assert sorted(where) == sorted([f"scenes/{n}" for n in labels]
+                                   + [f"enroll/{c}/{k}.jpg" for c in ids for k in (0, 1)])
+    for name, cards in where.items():
+        expect = labels[name[len("scenes/"):]] if name.startswith("scenes/") else [name.split("/")[1]]
+        assert sorted(c["id"] for c in cards) == expect
+        for c in cards:
+            q = np.array(c["corners"])
+            # the unrounded corners: at most a few pixels past the rounded outline kept in view
+            assert q.shape == (4, 2) and (q >= -6).all() and (q[:, 0] < 966).all() and (q[:, 1] < 726).all()
+            assert 0.0 <= c["glare"] <= 1.0
+    model = tmp_path / "cards.model"
+    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
+    assert model.is_file()
