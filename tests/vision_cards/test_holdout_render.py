@@ -121,3 +121,25 @@ def test_a_small_set_is_what_enroll_cards_learns_from(holdout, small_deck, tmp_p
     model = tmp_path / "cards.model"
     assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
     assert model.is_file()
+
+
+def test_a_card_photographed_on_tiles_is_the_card_not_a_tile(holdout, small_deck, tmp_path):
+    """Enrollment photos of a card alone on a tiled table: the tiles are card-like outlines
+    too (larger than the card, darker inside than their grout); the card is the outline
+    brighter inside than around it (before: a tile, and the card was learned wrong)."""
+    from farmbox.vision.cards.read import card_in
+
+    folder = tmp_path / "tiles"
+    holdout.write_set(folder, 4, "printed", "tiles", tables=0, shots=2, progress=False, deck=small_deck)
+    where = json.loads((folder / "corners.json").read_text())
+    overlaps = []
+    for name, cards in where.items():
+        truth = np.array(cards[0]["corners"], np.float32)
+        got = card_in(cv2.imread(str(folder / name)))
+        a = np.zeros((720, 960), np.uint8)
+        b = np.zeros((720, 960), np.uint8)
+        cv2.fillConvexPoly(a, np.round(truth).astype(np.int32), 1)
+        cv2.fillConvexPoly(b, np.round(got).astype(np.int32), 1)
+        overlaps.append(float((a & b).sum()) / float((a | b).sum()))
+    assert len(overlaps) == 12
+    assert sum(o > 0.8 for o in overlaps) >= 11, np.round(overlaps, 2)

@@ -206,15 +206,24 @@ def _brighter_inside(image: np.ndarray, quad: np.ndarray) -> bool:
 
 def card_in(image: np.ndarray) -> np.ndarray:
     """The corners of the one card of an enrollment image: the largest card found on the
-    table, or the whole image when it is a tight crop of the card (a quad found inside a
-    tight crop is a printed frame or symbol: darker inside than around it, or most of it)."""
+    table, or the whole image when it is a tight crop of the card.
+
+    A card on a table is brighter inside its outline than around it; a tile of the table, a
+    printed frame or a symbol is not (ink inside, paper outside), so only such outlines count.
+    An outline of at least half the image is a tight crop's own edge: the image is the crop;
+    so is one with no card-sized outline (a crop's small printed bits are no card)."""
     h, w = image.shape[:2]
     found = find_cards(image, FindOptions(min_area=0.002, max_area=0.98))
-    if found:
-        best = max(found, key=lambda q: cv2.contourArea(q))
-        if cv2.contourArea(best) < 0.5 * w * h and _brighter_inside(image, best):
-            return best
+    if found and max(cv2.contourArea(q) for q in found) < 0.5 * w * h:
+        cards = [q for q in found if cv2.contourArea(q) >= MIN_CARD_PIXELS and _brighter_inside(image, q)]
+        if cards:
+            return max(cards, key=lambda q: cv2.contourArea(q))
     return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+
+
+#: The least area (pixels) of a card photographed on the table for enrollment: smaller, its
+#: outline is a detail of a tight crop (the features are made at 80 pixels wide).
+MIN_CARD_PIXELS = 3000
 
 
 #: Progress callback: (done, total) shots made into samples.
