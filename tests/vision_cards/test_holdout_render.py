@@ -123,14 +123,17 @@ def test_a_small_set_is_what_enroll_cards_learns_from(holdout, small_deck, tmp_p
     assert model.is_file()
 
 
-def test_a_card_photographed_on_tiles_is_the_card_not_a_tile(holdout, small_deck, tmp_path):
-    """Enrollment photos of a card alone on a tiled table: the tiles are card-like outlines
-    too (larger than the card, darker inside than their grout); the card is the outline
-    brighter inside than around it (before: a tile, and the card was learned wrong)."""
+@pytest.mark.parametrize("seed,style,kind", [(4, "printed", "tiles"), (3, "flat", "felt")])
+def test_a_card_photographed_on_the_table_is_the_card(holdout, small_deck, tmp_path, seed, style, kind):
+    """Enrollment photos of a card alone on the table: on tiles, the tiles are card-like
+    outlines too (larger than the card, darker inside than their grout); on dark felt the
+    photo's vignette makes a frame-sized outline that hid the card inside it.  The card is
+    the card-sized outline brighter inside than around it (before: a tile, or the whole
+    frame, and the card was learned wrong)."""
     from farmbox.vision.cards.read import card_in
 
-    folder = tmp_path / "tiles"
-    holdout.write_set(folder, 4, "printed", "tiles", tables=0, shots=2, progress=False, deck=small_deck)
+    folder = tmp_path / kind
+    holdout.write_set(folder, seed, style, kind, tables=0, shots=2, progress=False, deck=small_deck)
     where = json.loads((folder / "corners.json").read_text())
     overlaps = []
     for name, cards in where.items():

@@ -210,17 +210,32 @@ def card_in(image: np.ndarray) -> np.ndarray:
 
     A card on a table is brighter inside its outline than around it; a tile of the table, a
     printed frame or a symbol is not (ink inside, paper outside), so only such outlines count.
-    An outline of at least half the image is a tight crop's own edge: the image is the crop;
-    so is one with no card-sized outline (a crop's small printed bits are no card)."""
+    An outline of at least half the image is a tight crop's own edge (or a dark vignette round
+    a photo); an image with no card-sized outline on a table is the crop (a crop's small
+    printed bits are no card)."""
     h, w = image.shape[:2]
+
+    def on_table(quads: list[np.ndarray], most: float) -> np.ndarray | None:
+        cards = [q for q in quads if MIN_CARD_PIXELS <= cv2.contourArea(q) < most * w * h
+                 and _brighter_inside(image, q)]
+        return max(cards, key=lambda q: cv2.contourArea(q)) if cards else None
+
     found = find_cards(image, FindOptions(min_area=0.002, max_area=0.98))
     if found and max(cv2.contourArea(q) for q in found) < 0.5 * w * h:
-        cards = [q for q in found if cv2.contourArea(q) >= MIN_CARD_PIXELS and _brighter_inside(image, q)]
-        if cards:
-            return max(cards, key=lambda q: cv2.contourArea(q))
+        best = on_table(found, 0.5)
+    else:
+        # a frame-sized outline (a crop's edge, or a photo's dark vignette) hides what lies
+        # inside it: a card far smaller than the photo, brighter than around it, is a card
+        # on the table; a crop's own details are not that
+        best = on_table(find_cards(image, FindOptions(min_area=0.002, max_area=0.5)), SMALL_CARD)
+    if best is not None:
+        return best
     return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
 
 
+#: A card photographed on the table covers at most this share of the photo (a crop's
+#: printed panels cover more).
+SMALL_CARD = 0.15
 #: The least area (pixels) of a card photographed on the table for enrollment: smaller, its
 #: outline is a detail of a tight crop (the features are made at 80 pixels wide).
 MIN_CARD_PIXELS = 3000
