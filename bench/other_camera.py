@@ -12,7 +12,9 @@ reader must not depend on either.  This copies ``enroll/`` unchanged and writes 
   lens, JPEG 60-85;
 * ``small``: the same at 640 pixels on the long side (cards a third as large);
 * ``dim``: an evening table: under-exposed by half, a strong colour cast, heavy noise, JPEG;
-* ``tilt``: the camera leaning 8-15 degrees (a perspective warp), otherwise as ``webcam``.
+* ``tilt``: the camera leaning 8-15 degrees (a perspective warp), otherwise as ``webcam``;
+* ``haze``: a lamp's reflection or a hazy lens veiling the frame: 15-35% of white light added
+  everywhere (blacks lifted, colours paled), otherwise as ``webcam``.
 
 ``labels.json`` is copied (the cards do not change), so ``bench/bench_vision.py cards OUT``
 gives the figures under that camera.  Nothing here is tuned to the reader: the changes are
@@ -32,7 +34,7 @@ import numpy as np
 from tqdm import tqdm
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-CAMERAS = ("webcam", "small", "dim", "tilt")
+CAMERAS = ("webcam", "small", "dim", "tilt", "haze")
 
 
 def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -78,6 +80,8 @@ def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarra
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     vignette = 1 - rng.uniform(0.15, 0.4) * r2
     lin = lin * (cast * exposure)[None, None, :] * vignette[..., None]
+    if camera == "haze":
+        lin = lin + float(rng.uniform(0.15, 0.35)) * float(np.percentile(lin, 99))
     lin = cv2.GaussianBlur(lin, (0, 0), float(rng.uniform(0.5, 1.2)))
     noise = rng.uniform(0.01, 0.025) if camera != "dim" else rng.uniform(0.03, 0.05)
     lin = lin + rng.normal(0, noise, lin.shape).astype(np.float32) * np.sqrt(np.clip(lin, 0.01, 1))

@@ -20,9 +20,10 @@ from farmbox.firmware.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data" / "set-ones"
-#: Measured when written (seed 3): webcam 49 of 54 exact, 1 wrong; dim 49, 1 wrong.
-EXACT_AT_LEAST = 46
-WRONG_AT_MOST = 2
+#: Per camera, the least exact and the most wrong of the 54 cards.  Measured when written
+#: (seed 3): webcam 49 exact, 1 wrong; dim 49, 1 wrong; haze (a veil of white light over the
+#: frame) 47 exact, 5 wrong -- before the veil was taken away: 24 exact, 13 wrong.
+BOUNDS = {"webcam": (46, 2), "dim": (46, 2), "haze": (44, 6)}
 
 
 def _other_camera():
@@ -41,7 +42,7 @@ def model(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("camera", ["webcam", "dim"])
+@pytest.mark.parametrize("camera", sorted(BOUNDS))
 def test_real_photos_through_another_camera(camera, model, tmp_path):
     out = tmp_path / camera
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
@@ -60,4 +61,5 @@ def test_real_photos_through_another_camera(camera, model, tmp_path):
         exact += sum((truth & ids).values())
         wrong += sum((ids - truth).values())
     assert found == 54
-    assert exact >= EXACT_AT_LEAST and wrong <= WRONG_AT_MOST, (exact, wrong)
+    least, most = BOUNDS[camera]
+    assert exact >= least and wrong <= most, (exact, wrong)

@@ -47,6 +47,9 @@ SPOTS_BALANCED = 1
 OLD_WEIGHT = 0.0
 #: Ridge added to the within-class scatter (share of its mean variance).
 REG = 0.01
+#: The most of the paper's light a card's darkest ink reflects (printed cards without glare
+#: measure 0.1-0.26 of it); a lift beyond that is a glare's veil.
+INK_REFLECTS = 0.25
 #: Reach of the local paper estimate (share of the card's width; 0: no flattening).
 FLATTEN = 0.4
 #: Weight of the gradient block (outlines) against the ink layout and colour blocks (0: left
@@ -87,11 +90,23 @@ def flattened(card: np.ndarray) -> np.ndarray:
 def paper_balanced(card: np.ndarray) -> np.ndarray:
     """The card (BGR) divided by its paper colour: float32, paper near 1 in every channel."""
     f = flattened(card)
-    lum = f.sum(axis=2)
-    cut = np.percentile(lum, 75)
-    bright = f[lum >= cut]
-    white = np.median(bright, axis=0) if len(bright) else f.reshape(-1, 3).max(axis=0)
+    white = _paper(f)
+    # a lamp's reflection on a glossy card adds the same light everywhere on it (a veil): its
+    # darkest ink is lifted far above what ink reflects, and every colour is paled; the part
+    # of the lift above that is taken away (a card without glare is left as it is)
+    dark = float(np.percentile(f.reshape(-1, 3), 1, axis=0).min())
+    veil = dark - INK_REFLECTS * float(white.mean())
+    if veil > 0:
+        f = np.maximum(f - veil, 0.0)
+        white = _paper(f)
     return f / np.maximum(white, 8.0)[None, None, :]
+
+
+def _paper(f: np.ndarray) -> np.ndarray:
+    """The paper colour of a card (float BGR): the median of its brightest quarter."""
+    lum = f.sum(axis=2)
+    bright = f[lum >= np.percentile(lum, 75)]
+    return np.median(bright, axis=0) if len(bright) else f.reshape(-1, 3).max(axis=0)
 
 
 def _hog(ink: np.ndarray) -> np.ndarray:
