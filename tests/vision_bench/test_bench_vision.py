@@ -1,14 +1,12 @@
 """bench/bench_vision.py scores what the CLI printed against labels.json, for every kind."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-SPEC = importlib.util.spec_from_file_location(
-    "bench_vision", Path(__file__).parents[2] / "bench" / "bench_vision.py")
-bench = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(bench)
+from tests.bench_scripts import bench_script
+
+bench = bench_script("bench_vision")
 
 
 def test_cards_are_scored_as_multisets():

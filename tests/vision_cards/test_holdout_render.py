@@ -2,33 +2,20 @@
 name exactly the cards drawn, every card lies wholly in view and apart from the others, and
 its enroll/ folder is one `farmbox vision enroll cards` learns from."""
 
-import importlib.util
 import json
-import sys
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_scripts import bench_script
 
 
 @pytest.fixture(scope="module")
 def holdout():
-    return _module("holdout_cards")
+    return bench_script("holdout_cards")
 
 
 @pytest.fixture(scope="module")

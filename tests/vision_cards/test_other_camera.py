@@ -7,18 +7,16 @@ The whole dev set through each camera is measured by ``bench/other_camera.py`` t
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from farmbox.firmware.cli import main
+from tests.bench_scripts import bench_script
 
-ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data" / "set-ones"
 #: Per camera, the least exact and the most wrong of the 54 cards.  Measured when written
 #: (seed 3): webcam 49 exact, 1 wrong; dim 49, 1 wrong; haze (a veil of white light over the
@@ -27,12 +25,7 @@ BOUNDS = {"webcam": (46, 2), "dim": (46, 2), "haze": (44, 6)}
 
 
 def _other_camera():
-    spec = importlib.util.spec_from_file_location("other_camera", ROOT / "bench" / "other_camera.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["other_camera"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("other_camera")
 
 
 @pytest.fixture(scope="module")

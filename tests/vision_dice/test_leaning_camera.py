@@ -15,24 +15,13 @@ and tables), read through the CLI as the bench does:
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_scripts import bench_script
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +29,7 @@ def leaning_box(tmp_path_factory) -> Path:
     """One mounted box of the independent renderer (seed 3: stamp art on felt, the camera
     leaning), its enrollment shots and 10 throws."""
     folder = tmp_path_factory.mktemp("holdout") / "stamp-felt"
-    _module("holdout_dice").write_set(folder, 3, "stamp", "felt", scenes=10, odd=2,
+    bench_script("holdout_dice").write_set(folder, 3, "stamp", "felt", scenes=10, odd=2,
                                       progress=False)
     return folder
 
@@ -50,7 +39,7 @@ def wide_lens_box(tmp_path_factory) -> Path:
     """Seed 1: stamp art on wood behind a wide lens (dice look about 0.9 times their size at
     the centre and 1.2 times at the edges), its enrollment shots and 12 throws."""
     folder = tmp_path_factory.mktemp("holdout") / "stamp-wood"
-    _module("holdout_dice").write_set(folder, 1, "stamp", "wood", scenes=12, odd=2, progress=False)
+    bench_script("holdout_dice").write_set(folder, 1, "stamp", "wood", scenes=12, odd=2, progress=False)
     return folder
 
 
@@ -58,7 +47,7 @@ def wide_lens_box(tmp_path_factory) -> Path:
 def red_on_pink_box(tmp_path_factory) -> Path:
     """Seed 5: stamp art on a pink cloth, the red die's own colour only thin rims."""
     folder = tmp_path_factory.mktemp("holdout") / "stamp-cloth"
-    _module("holdout_dice").write_set(folder, 5, "stamp", "cloth", scenes=12, odd=2, progress=False)
+    bench_script("holdout_dice").write_set(folder, 5, "stamp", "cloth", scenes=12, odd=2, progress=False)
     return folder
 
 
