@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import threading
 import time
 from importlib import resources
 from typing import Any
@@ -34,6 +33,7 @@ from PIL import Image
 from farmbox.firmware.games.enroll.guided import GuidedBox
 from farmbox.firmware.games.enroll.shots import ACTIONS
 from farmbox.firmware.web.guard import PinGuard
+from farmbox.firmware.web.serving import AppThread, loopback_or
 
 log = logging.getLogger("farmbox.web.enroll")
 
@@ -86,72 +86,33 @@ def preview_jpeg(frame: np.ndarray, outline: np.ndarray | None) -> bytes:
     return data.tobytes()
 
 
-class EnrollServer:
+class EnrollServer(AppThread):
     """Serve ``/enroll`` for ``box`` on ``bind``:``port`` (0: any free port)."""
+
+    thread_name = "enroll-page"
 
     def __init__(self, box: GuidedBox, *, port: int = 8080, bind: str = "0.0.0.0", pin: str = "",
                  clock: Any = time.monotonic) -> None:
+        super().__init__(port=port, bind=bind, max_body=MAX_BODY)
         self.box = box
-        self.port = port
-        self.bind = bind
         self.guard = PinGuard(pin, clock=clock)
         self._assets = {name: _static(name) for name in STATIC_TYPES}
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._failed: BaseException | None = None
 
     @property
     def url(self) -> str:
-        host = "127.0.0.1" if self.bind in ("0.0.0.0", "", "::") else self.bind
-        return f"http://{host}:{self.port}/enroll"
+        return f"http://{loopback_or(self.bind)}:{self.port}/enroll"
 
     def start(self) -> EnrollServer:
         """Serve on a thread; returns once the port is bound (OSError if it is not)."""
-        self._thread = threading.Thread(target=self._serve, name="enroll-page", daemon=True)
-        self._thread.start()
-        self._ready.wait(30)
-        if self._failed is not None:
-            raise self._failed
+        self.start_serving()
         return self
 
     def stop(self) -> None:
         """Stop serving (the page then finds the box gone)."""
-        loop = self._loop
-        if loop is not None and self._thread is not None and self._thread.is_alive():
-            if self._runner is not None:
-                asyncio.run_coroutine_threadsafe(self._runner.cleanup(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            self._thread.join(10)
+        self.stop_serving()
 
-    def _serve(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:  # reported to start()
-            self._failed = exc
-            self._ready.set()
-            loop.close()
-            return
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
-
-    async def _open(self) -> None:
-        app = web.Application(client_max_size=MAX_BODY)
-        app.add_routes(routes(self))
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.port)
-        await site.start()
-        sockets = getattr(site._server, "sockets", None) or []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+    def routes(self) -> list[web.RouteDef]:
+        return routes(self)
 
     # -- handlers -----------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:

@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 import socket
-import threading
 import time
 from importlib import resources
 from typing import Any
@@ -28,6 +27,7 @@ from aiohttp import web
 from farmbox.firmware.box.events import Event
 from farmbox.firmware.web import commands, icons, views
 from farmbox.firmware.web.guard import PinGuard
+from farmbox.firmware.web.serving import AppThread, loopback_or
 
 log = logging.getLogger("farmbox.web")
 
@@ -46,17 +46,18 @@ def _static(name: str) -> bytes:
     return resources.files("farmbox.firmware.web").joinpath("static", name).read_bytes()
 
 
-class TableServer:
+class TableServer(AppThread):
     """Serve the live view of ``box`` (a game ``mode``) on ``bind``:``port`` (0: any free port)."""
+
+    thread_name = "table-view"
 
     def __init__(self, box: Any, mode: str, *, port: int = 8080, bind: str = "0.0.0.0",
                  pin: str = "", clock: Any = time.monotonic) -> None:
         if mode not in views.VIEWS:
             raise ValueError(f"no table view for {mode!r}")
+        super().__init__(port=port, bind=bind, max_body=MAX_BODY)
         self.box = box
         self.mode = mode
-        self.bind = bind
-        self.port = port
         self.guard = PinGuard(pin, clock=clock)
         self.memory = views.Memory()
         self.view: dict[str, Any] = {}
@@ -65,22 +66,13 @@ class TableServer:
         #: monotonic ns of the newest event from the box (for the bench's latency).
         self.event_ns = 0
         self._clients: set[asyncio.Queue[str | None]] = set()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._failed: BaseException | None = None
         self._dirty = False
         self._assets = {name: _static(name) for name in STATIC_TYPES}
 
     # -- life ---------------------------------------------------------------------
     def start(self) -> TableServer:
         """Start serving on a thread; returns once the port is bound (OSError if it is not)."""
-        self._thread = threading.Thread(target=self._serve, name="table-view", daemon=True)
-        self._thread.start()
-        self._ready.wait(30)
-        if self._failed is not None:
-            raise self._failed
+        self.start_serving()
         self.box.events.subscribe(self._follow)
         self.box.table_url = self.lan_url
         return self
@@ -88,8 +80,7 @@ class TableServer:
     @property
     def url(self) -> str:
         """The page on this machine (the loopback address when serving every address)."""
-        host = "127.0.0.1" if self.bind in ("0.0.0.0", "", "::") else self.bind
-        return f"http://{host}:{self.port}/"
+        return f"http://{loopback_or(self.bind)}:{self.port}/"
 
     @property
     def lan_url(self) -> str:
@@ -102,55 +93,26 @@ class TableServer:
         """Stop serving (every event stream is closed)."""
         self.box.events.unsubscribe(self._follow)
         self.box.table_url = None
-        loop = self._loop
-        if loop is not None and self._thread is not None and self._thread.is_alive():
-            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            self._thread.join(10)
+        self.stop_serving()
 
-    def _serve(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:  # reported to start()
-            self._failed = exc
-            self._ready.set()
-            loop.close()
-            return
-        self._ready.set()
-        poll = loop.create_task(self._poll())
-        try:
-            loop.run_forever()
-        finally:
-            poll.cancel()
-            loop.run_until_complete(asyncio.gather(poll, return_exceptions=True))
-            loop.close()
-
-    async def _open(self) -> None:
-        app = web.Application(client_max_size=MAX_BODY)
-        app.add_routes([
+    def routes(self) -> list[web.RouteDef]:
+        return [
             web.get("/", self._page), web.get("/static/{name}", self._asset),
             web.get("/icons/{name}.svg", self._icon), web.get("/api/view", self._view),
             web.get("/events", self._events), web.post("/api/command", self._command),
             web.get("/api/crop/{die}.jpg", self._crop),
             web.get("/enroll", _enroll_elsewhere),  # served by `farmbox enroll` (farmbox.firmware.web.enroll)
-        ])
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.port)
-        await site.start()
-        sockets = getattr(site._server, "sockets", None) or []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        ]
+
+    async def opened(self) -> None:
         self._rebuild()
 
-    async def _shutdown(self) -> None:
+    def running(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[None]]:
+        return [loop.create_task(self._poll())]
+
+    async def closing(self) -> None:
         for queue in list(self._clients):
             queue.put_nowait(None)
-        if self._runner is not None:
-            await self._runner.cleanup()
 
     # -- following the box -----------------------------------------------------------
     def _follow(self, event: Event) -> None:
