@@ -40,6 +40,19 @@ class Clock:
         return self.now
 
 
+
+def fill_disk(disk):
+    """Fill the small file system at ``disk`` to the last block; the file to remove for room."""
+    filler = disk / "filler"
+    with open(filler, "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 512)
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+    return filler
+
+
 def picture(n: int) -> Image.Image:
     image = Image.new("1", (128, 64))
     ImageDraw.Draw(image).rectangle((n, 5, n + 20, 40), fill=1)
@@ -154,13 +167,7 @@ def test_a_full_disk_is_shown_the_ack_withheld_and_the_write_retried(tiny_disk, 
     service = Service(config, hardware=hw, clock=clock, on_commit=acks.append)
     session = service.start()
     try:
-        filler = tiny_disk / "filler"
-        with open(filler, "wb", buffering=0) as fh:  # the disk fills up
-            try:
-                while True:
-                    fh.write(b"\0" * 512)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
+        filler = fill_disk(tiny_disk)  # the disk fills up
         presses = 0
         for _ in range(200):                     # play on until a record finds no room
             before, seq, acked = session.state, service.journal.seq, list(acks)
@@ -226,13 +233,7 @@ def test_fun_farm_buzzes_while_the_disk_is_full_wait_their_turn(tiny_disk):
         t = open_table(tiny_disk, 3, clock=clock)
         try:
             session = t.session
-            filler = tiny_disk / "filler"
-            with open(filler, "wb", buffering=0) as fh:
-                try:
-                    while True:
-                        fh.write(b"\0" * 512)
-                except OSError as exc:
-                    assert exc.errno == errno.ENOSPC
+            filler = fill_disk(tiny_disk)  # the disk fills up
             for _ in range(20):  # turn cards, roll, until a record finds no room
                 index = session.state.draw_pile[0]
                 card = session.rules.deck.cards[index]
@@ -295,13 +296,7 @@ def test_the_table_view_refuses_commands_while_not_saved(tiny_disk, pins):
             return exc.code, json.load(exc)["message"]
 
     try:
-        filler = tiny_disk / "filler"
-        with open(filler, "wb", buffering=0) as fh:
-            try:
-                while True:
-                    fh.write(b"\0" * 512)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
+        filler = fill_disk(tiny_disk)  # the disk fills up
         for _ in range(200):
             service.inbox.put(Press("ok"))
             service.drain()
