@@ -40,7 +40,6 @@ class Clock:
         return self.now
 
 
-
 def fill_disk(disk):
     """Fill the small file system at ``disk`` to the last block; the file to remove for room."""
     filler = disk / "filler"
