@@ -227,6 +227,34 @@ def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
     return True
 
 
+#: Each side of a card must run along an edge of the image.  A side is seen when the gradient
+#: across it (its median along the side) is at least :data:`SIDE_RIDGE` times that of the
+#: quieter of two bands :data:`RIDGE_REACH` pixels to either side (a ridge: an edge, not a
+#: texture), or at least :data:`SIDE_STRONG` of the card's strongest side (an edge as clear as
+#: the card's others, with a tile's grout or a printed frame close beside it).  An outline bent
+#: round table noise, a shadow or the next card's face runs off the card's edge and is neither.
+SIDE_RIDGE = 2.0
+SIDE_STRONG = 0.5
+RIDGE_REACH = 4.0
+#: Points sampled along each side for it.
+SIDE_SAMPLES = np.linspace(0.1, 0.9, 16, dtype=np.float32)
+
+
+def _sides_seen(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> bool:
+    """Whether every side of ``q`` runs along an edge of the image (see :data:`SIDE_RIDGE`)."""
+    a, b = q.astype(np.float32), q[_NEXT].astype(np.float32)
+    u = b - a
+    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1) * np.float32(RIDGE_REACH)
+    # the side itself and the lines beside it, in one pass: (3 x 4 sides, samples)
+    g = _line_strengths(gx, gy, np.concatenate([a, a + n, a - n]), np.concatenate([b, b + n, b - n]),
+                        SIDE_SAMPLES)
+    on, left, right = np.median(g, axis=1).reshape(3, 4)
+    ridge = on >= SIDE_RIDGE * np.minimum(left, right) + 4.0
+    strong = on >= SIDE_STRONG * float(on.max())
+    return bool((ridge | strong).all())
+
+
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
     """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found."""
     h, w = image.shape[:2]
@@ -262,7 +290,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             _, q, contour, grow = found[i]
             q = _snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
             ratio = side_ratio(q)
-            ok = (_square_enough(q) and options.min_ratio <= ratio <= options.max_ratio
+            ok = (_square_enough(q) and _sides_seen(q, gx, gy) and options.min_ratio <= ratio <= options.max_ratio
                   and cv2.contourArea(q) >= options.min_area * frame_area
                   and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance))
             refined[i] = q if ok else None

@@ -6,7 +6,8 @@ Three ideas carry it:
   (a bright percentile of each channel), so white balance and exposure drop out; what is left
   is the ink: how much each channel is absorbed (its colour, independent of the lamp), where
   it lies (the layout: count and shape of symbols), its gradients (HOG-like orientation
-  histograms of the ink map: the outlines) and how strong it is (fill: solid, striped, empty).
+  histograms of the ink map: the outlines), how strong it is (fill: solid, striped, empty) and
+  the hue of its coloured marks in each half of the card.
 * **Many made-up shots.**  Every enrollment shot is copied with the changes a different camera
   and room make: corner error and tilt, scale, white balance, exposure, gamma, a light
   gradient, blur, noise and JPEG.
@@ -44,6 +45,16 @@ INK_BINS = 8
 SPOTS_W = 12
 #: Whether that grid holds the paper-balanced colour (1) or the ink absorption (0).
 SPOTS_BALANCED = 1
+#: Hue of the coloured ink, and in which half of the card (top, bottom): bins around the colour
+#: circle, and the grid (columns, rows) of card regions each with its own hue histogram.  The
+#: small marks that tell two cards of one animal apart (the colours of its two dice) carry
+#: little weight in the colour grid above; their hue, pooled over half a card, does not depend
+#: on where exactly they lie.  A finer grid (2 x 3) read the real photos through a leaning
+#: camera worse (94.8% against 99.7%), as it hangs on where a symbol lies.
+HUE_BINS = 12
+HUE_GRID = (1, 2)
+#: Saturation (of the paper-balanced colour) below which a pixel has no hue.
+HUE_SATURATION = 0.12
 OLD_WEIGHT = 0.0
 #: Ridge added to the within-class scatter (share of its mean variance).
 REG = 0.01
@@ -80,10 +91,14 @@ def flattened(card: np.ndarray) -> np.ndarray:
     f = card.astype(np.float32)
     if not FLATTEN:
         return f
-    lum = f.mean(axis=2)
-    k = max(3, int(round(FLATTEN * card.shape[1])) | 1)
+    h, w = card.shape[:2]
+    # the paper's light is smooth: it is found at half size (a quarter of the work) and
+    # brought back up
+    lum = cv2.resize(f, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA).mean(axis=2)
+    k = max(3, int(round(FLATTEN * w / 2)) | 1)
     paper = cv2.dilate(lum, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     paper = cv2.GaussianBlur(paper, (0, 0), k / 3)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
     return f * (float(paper.max()) / np.maximum(paper, 8.0))[..., None]
 
 
@@ -94,7 +109,7 @@ def paper_balanced(card: np.ndarray) -> np.ndarray:
     # a lamp's reflection on a glossy card adds the same light everywhere on it (a veil): its
     # darkest ink is lifted far above what ink reflects, and every colour is paled; the part
     # of the lift above that is taken away (a card without glare is left as it is)
-    dark = float(np.percentile(f.reshape(-1, 3), 1, axis=0).min())
+    dark = float(np.percentile(f[::2, ::2].reshape(-1, 3), 1, axis=0).min())
     veil = dark - INK_REFLECTS * float(white.mean())
     if veil > 0:
         f = np.maximum(f - veil, 0.0)
@@ -104,6 +119,7 @@ def paper_balanced(card: np.ndarray) -> np.ndarray:
 
 def _paper(f: np.ndarray) -> np.ndarray:
     """The paper colour of a card (float BGR): the median of its brightest quarter."""
+    f = f[::2, ::2]  # every fourth pixel: plenty for a median of the paper
     lum = f.sum(axis=2)
     bright = f[lum >= np.percentile(lum, 75)]
     return np.median(bright, axis=0) if len(bright) else f.reshape(-1, 3).max(axis=0)
@@ -123,6 +139,29 @@ def _hog(ink: np.ndarray) -> np.ndarray:
     hist = np.sqrt(hist.reshape(ch * cw, HOG_BINS))
     norm = np.sqrt((hist * hist).sum()) + 1e-3
     return (hist / norm).ravel().astype(np.float32)
+
+
+def _hue_grid(b: np.ndarray) -> np.ndarray:
+    """Where each hue of coloured ink lies: per region of a coarse grid, a histogram of hue
+    (soft-binned around the colour circle) weighted by saturation, over the whole card's
+    coloured ink (a pale or hazy card keeps its hues)."""
+    blue, green, red = b[..., 0], b[..., 1], b[..., 2]
+    sat = b.max(axis=2) - b.min(axis=2)
+    w = np.clip(sat - HUE_SATURATION, 0.0, None)
+    hue = np.arctan2(0.8660254 * (green - blue), red - 0.5 * (green + blue))
+    pos = (hue + np.pi) * (HUE_BINS / (2 * np.pi))
+    lo = np.floor(pos)
+    frac = (pos - lo).astype(np.float32)
+    lo = lo.astype(np.intp) % HUE_BINS
+    hi = (lo + 1) % HUE_BINS
+    h, wd = sat.shape
+    gc, gr = HUE_GRID
+    cell = (np.minimum(np.arange(h) * gr // h, gr - 1)[:, None] * gc
+            + np.minimum(np.arange(wd) * gc // wd, gc - 1)[None, :])
+    n = gc * gr * HUE_BINS
+    hist = (np.bincount((cell * HUE_BINS + lo).ravel(), weights=(w * (1 - frac)).ravel(), minlength=n)
+            + np.bincount((cell * HUE_BINS + hi).ravel(), weights=(w * frac).ravel(), minlength=n))
+    return np.sqrt(hist / (float(w.sum()) + 1e-3)).astype(np.float32)
 
 
 def features(card: np.ndarray) -> np.ndarray:
@@ -159,6 +198,7 @@ def features(card: np.ndarray) -> np.ndarray:
                        interpolation=cv2.INTER_AREA).ravel()
     return np.concatenate([
         2.0 * chroma, 4.0 * mean_chroma, 2.0 * fill.astype(np.float32), layout, 0.5 * fine, spots,
+        _hue_grid(b),
     ] + ([OLD_WEIGHT * describe(card)] if OLD_WEIGHT else []) + ([HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8))] if HOG_WEIGHT else [])).astype(np.float32)
 
 

@@ -18,7 +18,8 @@ from farmbox.vision.files import VisionInputError, write_atomic
 
 FORMAT = "farmbox-cards"
 #: 2: features that cancel the light, a discriminant learned from made-up shots.
-VERSION = 2
+#: 3: the hue of the coloured ink in each half of the card joins the features.
+VERSION = 3
 
 
 class ModelError(VisionInputError):
