@@ -25,6 +25,7 @@ def _overlap(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> float:
 
 def _felt() -> tuple[np.ndarray, np.ndarray]:
     image = cv2.imread(str(FELT / "cow-2.jpg"))
+    assert image is not None
     truth = np.array(json.loads((FELT / "corners.json").read_text())["cow-2.jpg"], np.float32)
     return image, truth
 
