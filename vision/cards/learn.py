@@ -84,6 +84,22 @@ def feature_length(size: tuple[int, int]) -> int:
     return int(features(np.full((size[1], size[0], 3), 200, np.uint8)).size)
 
 
+def _channel_max(a: np.ndarray) -> np.ndarray:
+    """The largest of the three channels per pixel (as ``a.max(axis=2)``, some 15x faster on
+    a card-sized image)."""
+    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _channel_min(a: np.ndarray) -> np.ndarray:
+    """The smallest of the three channels per pixel."""
+    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _channel_sum(a: np.ndarray) -> np.ndarray:
+    """The sum of the three channels per pixel."""
+    return a[..., 0] + a[..., 1] + a[..., 2]
+
+
 def flattened(card: np.ndarray) -> np.ndarray:
     """The card (float32 BGR) with the light made even: each pixel divided by the local paper
     brightness (the brightest nearby, over a reach wider than any symbol's ink, smoothed), so a
@@ -94,7 +110,8 @@ def flattened(card: np.ndarray) -> np.ndarray:
     h, w = card.shape[:2]
     # the paper's light is smooth: it is found at half size (a quarter of the work) and
     # brought back up
-    lum = cv2.resize(f, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA).mean(axis=2)
+    lum = cv2.resize(f, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    lum = _channel_sum(lum) / 3.0
     k = max(3, int(round(FLATTEN * w / 2)) | 1)
     paper = cv2.dilate(lum, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     paper = cv2.GaussianBlur(paper, (0, 0), k / 3)
@@ -120,7 +137,7 @@ def paper_balanced(card: np.ndarray) -> np.ndarray:
 def _paper(f: np.ndarray) -> np.ndarray:
     """The paper colour of a card (float BGR): the median of its brightest quarter."""
     f = f[::2, ::2]  # every fourth pixel: plenty for a median of the paper
-    lum = f.sum(axis=2)
+    lum = _channel_sum(f)
     bright = f[lum >= np.percentile(lum, 75)]
     return np.median(bright, axis=0) if len(bright) else f.reshape(-1, 3).max(axis=0)
 
@@ -145,22 +162,25 @@ def _hue_grid(b: np.ndarray) -> np.ndarray:
     """Where each hue of coloured ink lies: per region of a coarse grid, a histogram of hue
     (soft-binned around the colour circle) weighted by saturation, over the whole card's
     coloured ink (a pale or hazy card keeps its hues)."""
-    blue, green, red = b[..., 0], b[..., 1], b[..., 2]
-    sat = b.max(axis=2) - b.min(axis=2)
-    w = np.clip(sat - HUE_SATURATION, 0.0, None)
+    h, wd = b.shape[:2]
+    gc, gr = HUE_GRID
+    n = gc * gr * HUE_BINS
+    sat = _channel_max(b) - _channel_min(b)
+    ys, xs = np.nonzero(sat > HUE_SATURATION)  # only coloured pixels have a hue (a few %)
+    if not len(ys):
+        return np.zeros(n, np.float32)
+    px = b[ys, xs]
+    w = sat[ys, xs] - HUE_SATURATION
+    blue, green, red = px[:, 0], px[:, 1], px[:, 2]
     hue = np.arctan2(0.8660254 * (green - blue), red - 0.5 * (green + blue))
     pos = (hue + np.pi) * (HUE_BINS / (2 * np.pi))
     lo = np.floor(pos)
     frac = (pos - lo).astype(np.float32)
     lo = lo.astype(np.intp) % HUE_BINS
     hi = (lo + 1) % HUE_BINS
-    h, wd = sat.shape
-    gc, gr = HUE_GRID
-    cell = (np.minimum(np.arange(h) * gr // h, gr - 1)[:, None] * gc
-            + np.minimum(np.arange(wd) * gc // wd, gc - 1)[None, :])
-    n = gc * gr * HUE_BINS
-    hist = (np.bincount((cell * HUE_BINS + lo).ravel(), weights=(w * (1 - frac)).ravel(), minlength=n)
-            + np.bincount((cell * HUE_BINS + hi).ravel(), weights=(w * frac).ravel(), minlength=n))
+    cell = (np.minimum(ys * gr // h, gr - 1) * gc + np.minimum(xs * gc // wd, gc - 1)) * HUE_BINS
+    hist = (np.bincount(cell + lo, weights=w * (1 - frac), minlength=n)
+            + np.bincount(cell + hi, weights=w * frac, minlength=n))
     return np.sqrt(hist / (float(w.sum()) + 1e-3)).astype(np.float32)
 
 
@@ -175,9 +195,9 @@ def features(card: np.ndarray) -> np.ndarray:
     card = card[dy:h - dy, dx:w - dx]
     b = np.clip(paper_balanced(card), 0.0, 1.2)
     absorb = np.clip(1.0 - b, 0.0, 1.0)
-    ink = absorb.max(axis=2)
+    ink = _channel_max(absorb)
     # colour of the ink, whatever the lamp: chromaticity of the absorption, where there is ink
-    total = absorb.sum(axis=2) + 1e-3
+    total = _channel_sum(absorb) + 1e-3
     weight = np.clip(ink - 0.12, 0.0, None)
     wsum = float(weight.sum()) + 1e-3
     cb = (absorb[..., 0] / total).ravel()
@@ -186,7 +206,7 @@ def features(card: np.ndarray) -> np.ndarray:
     ir = np.minimum((cr * CHROMA_BINS).astype(np.intp), CHROMA_BINS - 1)
     chroma = np.bincount(ib * CHROMA_BINS + ir, weights=weight.ravel(),
                          minlength=CHROMA_BINS * CHROMA_BINS) / wsum
-    mean_absorb = (absorb * weight[..., None]).reshape(-1, 3).sum(axis=0) / wsum
+    mean_absorb = weight.ravel() @ absorb.reshape(-1, 3) / wsum
     mean_chroma = mean_absorb / (mean_absorb.sum() + 1e-3)
     # how strong the ink is (fill) and how much of it there is
     fill = np.histogram(ink, bins=int(INK_BINS), range=(0.05, 1.0))[0] / ink.size
