@@ -7,12 +7,15 @@ Nothing here knows any card art.  Two cues make candidates:
 * brightness: the frame split by Otsu's threshold, cut along edges (so touching cards part).
 
 Each candidate outline must be a convex quadrilateral filling its own outline, with a card's
-proportions and a plausible size; nested and duplicate candidates keep the largest.
+proportions and a plausible size, every side running along an edge of the image; nested and
+duplicate candidates keep the largest.  Two cards touching side by side and slid along each
+other make one bright region no quad fits: it is cut along the seam into two cards.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -268,7 +271,10 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     found: list[tuple[float, np.ndarray, np.ndarray, float]] = []
     # n outline points (steps of at most sqrt(2) px) enclose at most n^2 / (2 pi) px^2
     min_points = 2.4 * np.sqrt(options.min_area * frame_area * 0.7)
+    blobs: list[np.ndarray] = []   # bright regions, uncut: two cards touching make one
     for contour, grow, base in _candidates(gray):
+        if grow == 0.0:
+            blobs.append(contour)
         if len(contour) < min_points:  # too short an outline to enclose a card
             continue
         area = cv2.contourArea(contour)
@@ -285,15 +291,17 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     found.sort(key=lambda t: -t[0])
     refined: dict[int, np.ndarray | None] = {}
 
+    def fits(q: np.ndarray) -> bool:
+        ratio = side_ratio(q)
+        return (_square_enough(q) and _sides_seen(q, gx, gy) and options.min_ratio <= ratio <= options.max_ratio
+                and cv2.contourArea(q) >= options.min_area * frame_area
+                and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance))
+
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
             _, q, contour, grow = found[i]
             q = _snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
-            ratio = side_ratio(q)
-            ok = (_square_enough(q) and _sides_seen(q, gx, gy) and options.min_ratio <= ratio <= options.max_ratio
-                  and cv2.contourArea(q) >= options.min_area * frame_area
-                  and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance))
-            refined[i] = q if ok else None
+            refined[i] = q if fits(q) else None
         return refined[i]
 
     banned: set[int] = set()
@@ -326,6 +334,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         banned |= big
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
     kept += _split_pairs(pairs, kept, options)
+    if options.ratio is not None:  # only a reader that knows its cards' shape
+        kept += _split_touching(blobs, kept, fits, gx, gy)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         kept = [half for q in kept for half in _split_seam(q, gx, gy, options)]
     return [k / scale for k in kept]
@@ -387,6 +397,95 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
                 (options.ratio is not None and abs(r - options.ratio) > options.ratio_tolerance):
             return [given]
     return halves
+
+
+def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -> np.ndarray:
+    """Each side of ``q`` (corners in order) moved along its normal, by at most ``reach``
+    pixels, onto the strongest edge there (a quad drawn from a region's extent, not from an
+    outline, lands within a pixel or two of the card's sides)."""
+    u = q[_NEXT] - q
+    u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
+    nrm = np.stack([u[:, 1], -u[:, 0]], axis=1).astype(np.float32)
+    ds = np.arange(-reach, reach + 1, dtype=np.float32)
+    a = (q[None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)           # (D*4, 2)
+    b = (q[_NEXT][None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)
+    g = np.median(_line_strengths(gx, gy, a, b, SIDE_SAMPLES), axis=1).reshape(len(ds), 4)
+    lines = []
+    for i in range(4):
+        d = float(ds[int(np.argmax(g[:, i]))])
+        lines.append((q[i] + d * nrm[i], u[i]))
+    out = np.empty((4, 2), np.float32)
+    for i in range(4):   # corner i: where side i-1 meets side i
+        (p0, v0), (p1, v1) = lines[i - 1], lines[i]
+        det = -v0[0] * v1[1] + v1[0] * v0[1]
+        if abs(det) < 1e-6:
+            return q
+        r = p1 - p0
+        t = (-r[0] * v1[1] + v1[0] * r[1]) / det
+        out[i] = p0 + t * v0
+    return out
+
+
+def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Callable[[np.ndarray], bool],
+                    gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+    """Two cards lying side by side and touching, slid along each other, make one bright
+    region that no quad fits.  Cut it along the seam (the straight edge across its middle,
+    parallel to a side of the rectangle round it); each part's own rectangle is a card when
+    both pass the checks of any card (``fits``).  Regions holding a card found already are
+    left alone."""
+    out: list[np.ndarray] = []
+    if not kept:
+        return out
+    card_area = float(np.median([cv2.contourArea(k) for k in kept]))
+    ratio = float(np.median([side_ratio(k) for k in kept]))
+    short, long_ = math.sqrt(card_area * ratio), math.sqrt(card_area / ratio)
+    for blob in blobs:
+        area = cv2.contourArea(blob)
+        if not 1.6 * card_area <= area <= 2.6 * card_area:
+            continue
+        if any(cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0
+               for k in kept + out):
+            continue
+        pts = blob.reshape(-1, 2).astype(np.float32)
+        # the cards' turn: the commonest direction (modulo a right angle) along the outline
+        step = np.roll(pts, -3, axis=0) - pts
+        turn = np.arctan2(step[:, 1], step[:, 0]) % (np.pi / 2)
+        hist, edges = np.histogram(turn, bins=45, range=(0, np.pi / 2), weights=np.hypot(step[:, 0], step[:, 1]))
+        theta = float(edges[int(np.argmax(hist))] + np.pi / 180)
+        axes = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]], np.float32)
+        proj = pts @ axes.T                                   # (N, 2): along each axis
+        best: tuple[float, list[np.ndarray]] | None = None
+        for k in (0, 1):
+            lo, hi = float(proj[:, k].min()), float(proj[:, k].max())
+            # where the seam may lie: one card's width (or length) in from either end
+            for cut in (lo + short, hi - short, lo + long_, hi - long_, (lo + hi) / 2):
+                if not lo + 0.3 * short < cut < hi - 0.3 * short:
+                    continue
+                halves = []
+                for side in (proj[:, k] < cut, proj[:, k] >= cut):
+                    if side.sum() < 10:
+                        break
+                    p = proj[side]
+                    box_lo, box_hi = p.min(axis=0), p.max(axis=0)
+                    # its length from its own outline, away from the seam (near the seam the
+                    # other card's corner may poke out)
+                    own = p[np.abs(p[:, k] - cut) > 0.2 * short]
+                    if len(own) >= 10:
+                        box_lo[1 - k], box_hi[1 - k] = own[:, 1 - k].min(), own[:, 1 - k].max()
+                    if p[:, k].mean() < cut:
+                        box_hi[k] = cut
+                    else:
+                        box_lo[k] = cut
+                    corners = np.array([[box_lo[0], box_lo[1]], [box_hi[0], box_lo[1]],
+                                        [box_hi[0], box_hi[1]], [box_lo[0], box_hi[1]]], np.float32) @ axes
+                    halves.append(_snap_sides(order_corners(corners), gx, gy))
+                if len(halves) == 2 and all(fits(h) for h in halves):
+                    spread = abs(cv2.contourArea(halves[0]) - cv2.contourArea(halves[1]))
+                    if best is None or -spread > best[0]:
+                        best = (-spread, halves)
+        if best is not None:
+            out.extend(best[1])
+    return out
 
 
 def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions) -> list[np.ndarray]:
