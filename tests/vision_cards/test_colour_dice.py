@@ -219,3 +219,31 @@ def test_cli_model_keeps_the_table_shot(white_cloth, tmp_path, capsys):
     assert main(["vision", "read", "colour-dice", "--model", str(model_path), str(p), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert all(obj["dice"][d] in (None, s.dice[d]) for d in s.dice)
+
+
+@pytest.fixture(scope="module")
+def dark_cloth(tmp_path_factory):
+    """Enrollment shots on one fixed dark cloth (tile art), with its empty-table shot."""
+    root = tmp_path_factory.mktemp("dark_cloth")
+    enrollment_samples(root, per_colour=3, seed=4242, table_kind="cloth", art="tile", table_seed=61777777)
+    return root
+
+
+@pytest.mark.parametrize("frame_seed", [61000070, 61000141, 61000208])
+def test_dice_touching_on_a_dark_cloth_never_give_the_black_die_the_white_dies_colour(
+        dark_cloth, tmp_path, capsys, frame_seed):
+    """Pushed against the white die on a cloth as dark as its shadow, the black die's region
+    takes in the white die, and its largest coloured patch was the white die's mark: read as
+    the white die's colour (these three frames were: purple as green, blue as orange, blue as
+    red).  A mark whose surround is the other die's body is not this die's."""
+    s = scene(frame_seed, table_kind="cloth", art="tile", table_seed=61777777, touching=True)
+    image = tmp_path / "touching.png"
+    cv2.imwrite(str(image), s.image)
+    model_path = tmp_path / "dice.json"
+    assert main(["vision", "enroll", "colour-dice", str(dark_cloth), "--model", str(model_path)]) == 0
+    capsys.readouterr()
+    assert main(["vision", "read", "colour-dice", "--model", str(model_path), str(image), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert got["dice"]["black"] in (s.dice["black"], None)
+    if got["dice"]["black"] is None:
+        assert "dice touching: mark on the other die" in got["reason"]

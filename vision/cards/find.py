@@ -335,7 +335,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
     kept += _split_pairs(pairs, kept, options)
     if options.ratio is not None:  # only a reader that knows its cards' shape
-        kept += _split_touching(blobs, kept, fits, gx, gy)
+        kept = _split_touching(blobs, kept, fits, gx, gy)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         kept = [half for q in kept for half in _split_seam(q, gx, gy, options)]
     return [k / scale for k in kept]
@@ -428,23 +428,28 @@ def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -
 
 def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Callable[[np.ndarray], bool],
                     gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
-    """Two cards lying side by side and touching, slid along each other, make one bright
-    region that no quad fits.  Cut it along the seam (the straight edge across its middle,
-    parallel to a side of the rectangle round it); each part's own rectangle is a card when
-    both pass the checks of any card (``fits``).  Regions holding a card found already are
-    left alone."""
-    out: list[np.ndarray] = []
+    """``kept`` with two cards lying side by side and touching told apart.  Slid along each
+    other, they make one bright region that no quad fits (or, slid a little, one quad twice a
+    card's size).  The region is cut across, one card's width (or length) from either end or
+    in the middle; each part's rectangle, its sides snapped onto the edges, is a card when
+    both parts pass every check a card does (``fits``).  Regions holding a card of a card's
+    size found already are left alone."""
     if not kept:
-        return out
-    card_area = float(np.median([cv2.contourArea(k) for k in kept]))
+        return kept
+    areas = [cv2.contourArea(k) for k in kept]
+    card_area = float(np.median(areas))
+    out: list[np.ndarray] = []
+    gone: set[int] = set()
     ratio = float(np.median([side_ratio(k) for k in kept]))
     short, long_ = math.sqrt(card_area * ratio), math.sqrt(card_area / ratio)
     for blob in blobs:
         area = cv2.contourArea(blob)
         if not 1.6 * card_area <= area <= 2.6 * card_area:
             continue
-        if any(cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0
-               for k in kept + out):
+        inside = [i for i, k in enumerate(kept)
+                  if cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0]
+        if any(areas[i] < 1.6 * card_area for i in inside) or any(
+                cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
             continue
         pts = blob.reshape(-1, 2).astype(np.float32)
         # the cards' turn: the commonest direction (modulo a right angle) along the outline
@@ -485,7 +490,8 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
                         best = (-spread, halves)
         if best is not None:
             out.extend(best[1])
-    return out
+            gone.update(inside)   # a quad taking in both cards, if one was found
+    return [k for i, k in enumerate(kept) if i not in gone] + out
 
 
 def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions) -> list[np.ndarray]:

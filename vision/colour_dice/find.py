@@ -260,8 +260,8 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
-    """The Lab colour of the largest coloured patch inside the die and its share of the die.
+def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray | None:
+    """The largest coloured patch inside the die (bool, in the blob's window), or None.
     With ``convex`` the patch is looked for in the die's hull (for a pale die: the hull of its
     body holds the top face's mark even where the mark reaches the die's edge or a clipped
     highlight breaks the body around it); else inside the die's body and what it encloses (a
@@ -291,11 +291,32 @@ def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple
         score = a * (1.0 - 0.5 * min(1.0, r))
         if score > best_score:
             best, best_score = i, score
-    patch = labels == best
+    return np.asarray(labels == best)
+
+
+def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
+    """The Lab colour of the largest coloured patch inside the die (:func:`mark_patch`) and
+    its share of the die."""
+    patch = mark_patch(frame, blob, convex)
+    if patch is None:
+        return None
     share = float(patch.sum()) / blob.area
     core = cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if core.sum() >= 6:
         patch = core
-    pix = frame.lab[win][patch].astype(np.float32)
+    pix = frame.lab[blob.window][patch].astype(np.float32)
     lightness, green_red, blue_yellow = (float(x) for x in np.median(pix, axis=0))
     return ((lightness, green_red, blue_yellow), share)
+
+
+def mark_surround(frame: Frame, blob: DieBlob, convex: bool = True) -> float | None:
+    """The median lightness (Lab L) just round the die's mark: the body the mark is printed
+    on.  None without a mark."""
+    patch = mark_patch(frame, blob, convex)
+    if patch is None:
+        return None
+    p8 = patch.astype(np.uint8)
+    ring = (cv2.dilate(p8, np.ones((5, 5), np.uint8)) > 0) & ~patch
+    if ring.sum() < 4:
+        return None
+    return float(np.median(frame.lab[blob.window][..., 0][ring]))

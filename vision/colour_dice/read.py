@@ -27,6 +27,7 @@ from .find import (
     body_mask,
     convex_parts,
     mark_colour,
+    mark_surround,
     prepare,
     shrink,
 )
@@ -176,6 +177,16 @@ def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
     return balanced(frame, frame.bgr[b.window][body])
 
 
+def _on_the_other_die(frame: Frame, blob: DieBlob, model: ColourDiceModel, name: str) -> bool:
+    """Whether the mark found in die ``name``'s region sits on the other die's body (its
+    surround is nearer the other die's lightness than this die's)."""
+    others = [d.body for n, d in model.dice.items() if n != name]
+    around = mark_surround(frame, blob, convex=_paler(model, name))
+    if not others or around is None:
+        return False
+    return abs(around - others[0][0]) < abs(around - model.dice[name].body[0])
+
+
 def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     """Read both dice in one frame."""
     die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
@@ -210,6 +221,11 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
         if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
+            continue
+        if not _paler(model, name) and _on_the_other_die(seen, found[0], model, name):
+            # dice touching: the dark die's region took in the pale die, and its largest
+            # coloured patch is the pale die's mark
+            dice[name], confs[name], reasons[name] = None, 0.0, "dice touching: mark on the other die"
             continue
         colour, conf = classify(model.dice[name], mark[0])
         confs[name] = conf
