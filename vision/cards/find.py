@@ -1,10 +1,12 @@
 """Finding cards lying flat on a table: bright-ish quadrilaterals that contrast with the table.
 
-Nothing here knows any card art.  Two cues make candidates:
+Nothing here knows any card art.  Three cues make candidates:
 
 * edges: every closed outline in the edge map (the inner side of a card's own outline, so two
   cards touching still give two outlines);
-* brightness: the frame split by Otsu's threshold, cut along edges (so touching cards part).
+* brightness: the frame split by Otsu's threshold, cut along edges (so touching cards part);
+* fine outlines: the insides of closed outlines of the whole frame's edge map, not thickened
+  (a card's faint outline on a white stripe, close to its art's frame, still closes there).
 
 Each candidate outline must be a convex quadrilateral filling its own outline, with a card's
 proportions and a plausible size, every side running along an edge of the image; nested and
@@ -215,6 +217,35 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     out.extend((c, 0.0, 0.9) for c in contours)
     return out
 
+#: Weight of the fine outlines against the others (a little under the work frame's holes).
+FINE_BASE = 0.93
+
+
+def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tuple[np.ndarray, float, float]]:
+    """The insides of closed outlines of the edge map of the whole frame, not thickened, in
+    work-frame pixels.  A card whose white border meets a white table (a striped cloth)
+    shows only a faint line round it, close to the line of its art's frame: in the shrunk,
+    thickened edge map the two merge and the card's own outline is lost; at full size it
+    still closes a ring."""
+    gray = cv2.GaussianBlur(full, (3, 3), 0)
+    med = float(np.median(gray[::4, ::4]))
+    edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
+    contours, hier = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hier is None:
+        return []
+    h, w = full.shape[:2]
+    lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h
+    out: list[tuple[np.ndarray, float, float]] = []
+    for c, link in zip(contours, hier[0]):
+        if link[3] < 0:
+            continue
+        a = cv2.contourArea(c)
+        if lo <= a <= hi:
+            # back to the work frame; densely enough for the outline-length test
+            pts = (c.reshape(-1, 2).astype(np.float32) * scale)
+            out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), 0.5, FINE_BASE))
+    return out
+
 
 def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
@@ -262,7 +293,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_W / w)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    full = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = full
     if scale != 1.0:
         gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
@@ -272,7 +304,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     # n outline points (steps of at most sqrt(2) px) enclose at most n^2 / (2 pi) px^2
     min_points = 2.4 * np.sqrt(options.min_area * frame_area * 0.7)
     blobs: list[np.ndarray] = []   # bright regions, uncut: two cards touching make one
-    for contour, grow, base in _candidates(gray):
+    extra = _fine_holes(full, scale, options)
+    for contour, grow, base in _candidates(gray) + extra:
         if grow == 0.0:
             blobs.append(contour)
         if len(contour) < min_points:  # too short an outline to enclose a card

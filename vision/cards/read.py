@@ -141,6 +141,19 @@ def _edge_strength(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.n
     return np.concatenate(pts), np.concatenate(steps)
 
 
+def _depth_inside(pts: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """How far inside the convex ``quad`` each point (N, 2) lies: its distance to the nearest
+    side, negative outside (for points inside, as ``cv2.pointPolygonTest`` measures it)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    a, b = q, np.roll(q, -1, axis=0)
+    u = b - a
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1) / np.maximum(np.linalg.norm(u, axis=1), 1e-9)[:, None]
+    if float(((q.mean(axis=0) - a) * n).sum(axis=1).mean()) < 0:
+        n = -n                                   # normals pointing into the quad
+    d = np.asarray(pts, np.float64)[:, None, :] - a[None]
+    return np.min((d * n[None]).sum(axis=2), axis=1)
+
+
 def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
     """Which found cards lie partly under another found card: their sides run inside the
     other card's outline without an edge there (the top card's own sides stay visible)."""
@@ -151,7 +164,6 @@ def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
         image.astype(np.float32)
     edges = [_edge_strength(gray, q) for q in quads]
     boxes = [cv2.boundingRect(np.asarray(q, np.float32)) for q in quads]
-    polys = [np.asarray(q, np.float32).reshape(-1, 1, 2) for q in quads]
 
     def hidden_step(i: int, j: int) -> float | None:
         """Median edge step of card i's sides where they run inside card j (None: they don't)."""
@@ -160,8 +172,7 @@ def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
         if xi > xj + wj or xj > xi + wi or yi > yj + hj or yj > yi + hi:
             return None
         pts, step = edges[i]
-        inside = np.array([cv2.pointPolygonTest(polys[j], (float(x), float(y)), True) > 3.0
-                           for x, y in pts])
+        inside = _depth_inside(pts, quads[j]) > 3.0
         return float(np.median(step[inside])) if inside.sum() >= 3 else None
 
     for i in range(len(quads)):
