@@ -185,3 +185,21 @@ def test_cards_on_a_striped_cloth_are_found_whole(holdout, seed, least):
         parts += sum(max(_iou(t, q) for t in truth) < 0.5 for q in found)
     assert whole >= least, whole
     assert parts <= 6, parts
+
+
+def test_an_enrollment_photo_with_no_card_found_on_the_table_is_left_out(holdout, small_deck, tmp_path, capsys):
+    """A photo of the table in which no card is found used to be learned as the card (the
+    whole frame).  Among photos of cards on the table it is left out, with one line naming it;
+    the card keeps its other photo."""
+    folder = tmp_path / "wood"
+    holdout.write_set(folder, 1, "flat", "wood", tables=0, shots=2, progress=False, deck=small_deck)
+    box = holdout.Box.from_seed(1, "flat", "wood", holdout.load_deck())
+    empty = folder / "enroll" / small_deck[0].id / "1.jpg"
+    cv2.imwrite(str(empty), box.render([], np.random.default_rng(3)))
+    model = tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
+    out, err = capsys.readouterr()
+    left = [line for line in err.splitlines() if line.startswith("left out ")]
+    assert left == [f"left out {empty}: no card found on the table in it (shoot it again with the card "
+                    "wholly in view, away from the table's pattern)"]
+    assert "6 cards from 11 images" in out

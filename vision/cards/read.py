@@ -273,6 +273,9 @@ class EnrollmentCheck:
     #: The lead a read needs (calibrated here) and the distance beyond which a card is unknown.
     min_lead: float
     max_distance: float
+    #: The shots left out (indices into those given): photos on the table in which no card
+    #: was found, of cards that have other photos.
+    left_out: tuple[int, ...] = ()
 
     @property
     def weak(self) -> list[str]:
@@ -289,6 +292,8 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     if not shots:
         raise VisionInputError("no enrollment shots")
     found = [(label, img, card_in(img)) for label, img in shots]
+    left_out = _photos_without_a_card(found)
+    found = [f for i, f in enumerate(found) if i not in left_out]
     cards = sorted({label for label, _, _ in found})
     ratio = float(np.median([side_ratio(c) for _, _, c in found]))
     size = feature_size(ratio)
@@ -331,9 +336,25 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found))
-    check = EnrollmentCheck(checks, min_lead, max_distance)
+    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
+
+
+def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]]) -> set[int]:
+    """Which shots are photos on the table in which no card was found (:func:`card_in` fell
+    back to the whole image): taken as the card, the whole table would be learned as that
+    card.  A shot counts as a photo on the table when another shot of the same size shows its
+    card well inside it (a tight crop's card fills it); it is left out only when its card has
+    a shot of its own where the card was found on the table (a card with none keeps what it
+    has, and the check calls it weak)."""
+    share = [cv2.contourArea(c) / float((img.shape[0] - 1) * (img.shape[1] - 1)) for _, img, c in found]
+    whole = [a >= 0.95 for a in share]
+    on_table = [a < 0.5 for a in share]      # a card found well inside the photo
+    table_sizes = {img.shape[:2] for (_, img, _), t in zip(found, on_table) if t}
+    seen = {label for (label, _, _), t in zip(found, on_table) if t}
+    return {i for i, ((label, img, _), w) in enumerate(zip(found, whole))
+            if w and img.shape[:2] in table_sizes and label in seen}
 
 
 def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
@@ -358,19 +379,23 @@ def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes
 
 
 def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
-           seed: int = 0, on_progress: Progress | None = None) -> CardModel:
+           seed: int = 0, on_progress: Progress | None = None,
+           left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
     alone on the table per image).  ``progress`` is a tqdm-like bar (``update(1)`` per shot
-    learned); ``on_progress(done, total)`` a callback."""
+    learned); ``on_progress(done, total)`` a callback; ``left_out`` gets the paths of the
+    photos left out (on the table, no card found in them)."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
     shots: list[tuple[str, np.ndarray]] = []
+    paths: list[Path] = []
     for card_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         for p in sorted(card_dir.iterdir()):
             if p.suffix.lower() not in IMAGE_SUFFIXES or not p.is_file():
                 continue
             shots.append((card_dir.name, read_image(p)))
+            paths.append(p)
     if not shots:
         raise VisionInputError(f"{samples}: no images in SAMPLES/<card_id>/")
 
@@ -380,7 +405,10 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
         if on_progress is not None:
             on_progress(done, total)
 
-    return enroll_shots(shots, step, jitter, seed)[0]
+    model, check = enroll_shots(shots, step, jitter, seed)
+    if left_out is not None:
+        left_out.extend(str(paths[i]) for i in check.left_out)
+    return model
 
 
 def check_enrollment(shots: list[tuple[str, np.ndarray]], jitter: int = JITTER) -> EnrollmentCheck:
