@@ -66,6 +66,9 @@ def test_an_older_model_asks_to_enroll_again(model_file, tmp_path, old):
     ({"labels": []}, "labels"),
     ({"labels": [1, 2]}, "labels"),
     ({"weak": "all"}, "weak"),
+    ({"card_share": 0.9}, "card_share"),
+    ({"card_share": -0.1}, "card_share"),
+    ({"card_share": None}, "card_share"),
 ])
 def test_bad_header_fields_are_named(model_file, tmp_path, change, field):
     p = _rewrite(model_file, tmp_path / "bad.npz", change)

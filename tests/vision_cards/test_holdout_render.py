@@ -203,3 +203,25 @@ def test_an_enrollment_photo_with_no_card_found_on_the_table_is_left_out(holdout
     assert left == [f"left out {empty}: no card found on the table in it (shoot it again with the card "
                     "wholly in view, away from the table's pattern)"]
     assert "6 cards from 11 images" in out
+
+
+def test_an_outline_far_smaller_than_the_enrolled_cards_is_not_read(holdout, small_deck, tmp_path, capsys):
+    """With the box's camera the enrollment photos tell how large a card is in the frame.  An
+    outline much smaller (here a card's photo shrunk to 0.6 of its size, 0.36 of its area,
+    as a half art panel would be) is a part of a card: reported, not read."""
+    folder = tmp_path / "wood"
+    holdout.write_set(folder, 1, "flat", "wood", tables=0, shots=2, progress=False, deck=small_deck)
+    model = tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
+    photo = folder / "enroll" / small_deck[2].id / "0.jpg"
+    image = cv2.imread(str(photo))
+    h, w = image.shape[:2]
+    small = np.full_like(image, np.median(image.reshape(-1, 3), axis=0).astype(np.uint8))
+    small[:int(h * 0.6), :int(w * 0.6)] = cv2.resize(image, (int(w * 0.6), int(h * 0.6)), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(tmp_path / "small.png"), small)
+    capsys.readouterr()
+    assert main(["vision", "read", "cards", "--model", str(model), str(photo), str(tmp_path / "small.png"),
+                 "--json"]) == 0
+    whole, shrunk = (json.loads(line) for line in capsys.readouterr().out.strip().splitlines())
+    assert [c["id"] for c in whole["cards"]] == [small_deck[2].id]
+    assert len(shrunk["cards"]) == 1 and shrunk["cards"][0]["id"] is None

@@ -53,6 +53,9 @@ class CardModel:
     enrolled: int = 0
     #: Cards whose enrollment shots failed the leave-one-out check (shoot them again).
     weak: list[str] = field(default_factory=list)
+    #: The share of the frame one card covered in the enrollment photos on the table (the
+    #: box's own camera); 0 when the deck was enrolled from tight crops.
+    card_share: float = 0.0
 
     @property
     def square(self) -> bool:
@@ -76,7 +79,7 @@ def save_model(model: CardModel, path: Path | str) -> None:
     path = Path(path)
     header = {"format": FORMAT, "version": VERSION, "labels": model.labels, "ratio": model.ratio,
               "max_distance": model.max_distance, "min_lead": model.min_lead,
-              "enrolled": model.enrolled, "weak": model.weak}
+              "enrolled": model.enrolled, "weak": model.weak, "card_share": model.card_share}
     buf = io.BytesIO()
     np.savez_compressed(buf, header=np.frombuffer(json.dumps(header).encode(), np.uint8),
                         **{name: getattr(model, name) for name in ARRAYS})
@@ -129,6 +132,7 @@ def load_model(path: Path | str) -> CardModel:
     ratio = _number(path, header, "ratio", 0.3, 1.0)
     max_distance = _number(path, header, "max_distance", 0.0, 1e6)
     min_lead = _number(path, header, "min_lead", 0.0, 1e6)
+    card_share = _number(path, header, "card_share", 0.0, 0.5)
     enrolled = header.get("enrolled")
     if isinstance(enrolled, bool) or not isinstance(enrolled, int) or not 1 <= enrolled <= len(labels):
         raise ModelError(f"{path}: card model field 'enrolled' is {enrolled!r}, expected 1..{len(labels)}")
@@ -161,4 +165,4 @@ def load_model(path: Path | str) -> CardModel:
     return CardModel(templates, [str(x) for x in labels], ratio, mean.astype(np.float32),
                      scale.astype(np.float32), projection.astype(np.float32),
                      class_means.astype(np.float32), class_card.astype(np.int32), max_distance,
-                     min_lead, enrolled, [str(x) for x in weak])
+                     min_lead, enrolled, [str(x) for x in weak], card_share)

@@ -103,14 +103,24 @@ class CardReader:
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card found in ``image``, top to bottom, left to right.  A card partly under
-        another is reported with id None (confidence 0): part of its face is not its own."""
+        another is reported with id None (confidence 0): part of its face is not its own.  So
+        is an outline far smaller than a card was in the enrollment photos (the same camera):
+        a part of a card (its art's panel), not a card."""
         quads = find_cards(image, self.options)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
         covered = covered_cards(image, quads)
+        if self.model.card_share:
+            least = PART_OF_CARD * self.model.card_share * image.shape[0] * image.shape[1]
+            covered = [c or cv2.contourArea(q) < least for c, q in zip(covered, quads)]
         cards = [rectify_to(image, quad, self.size) for quad in quads]
         return [CardReading(None, 0.0, quad) if hidden else CardReading(card_id, conf, quad)
                 for quad, hidden, (card_id, conf) in zip(quads, covered, self.identify_all(cards))]
 
+
+#: An outline covering less than this share of what one card covered in the enrollment photos
+#: is a part of a card.  A wide lens makes cards at the frame's edge some 0.75 of one at its
+#: centre; the parts found (half an art panel) are 0.3-0.5.
+PART_OF_CARD = 0.55
 
 #: Points sampled along each side of a card when looking for its edge.
 EDGE_SAMPLES = 24
@@ -335,10 +345,20 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                                       np.array(shot_card))
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
-                      dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found))
+                      dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
+                      card_share=_card_share(found))
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
+
+
+def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]]) -> float:
+    """The share of the frame one card covers, when most shots are photos of the card on the
+    table (the box's own camera): the median over those; else 0 (tight crops say nothing of
+    the camera)."""
+    shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
+    on_table = [a for a in shares if a < 0.5]
+    return float(np.median(on_table)) if len(on_table) >= 0.5 * len(shares) else 0.0
 
 
 def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]]) -> set[int]:
