@@ -459,6 +459,39 @@ def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -
     return out
 
 
+def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[float],
+                  card_area: float) -> list[tuple[np.ndarray, list[int]]]:
+    """Bright regions the size of two cards that no card of a card's size found explains, each
+    with the found quads inside it (a quad taking in both cards).  A larger cluster of cards
+    touching is looked at without the cards found in it: what is left may be such a pair."""
+    out: list[tuple[np.ndarray, list[int]]] = []
+    for blob in blobs:
+        area = cv2.contourArea(blob)
+        if area < 1.6 * card_area:
+            continue
+        inside = [i for i, k in enumerate(kept)
+                  if cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0]
+        single = [i for i in inside if areas[i] < 1.6 * card_area]
+        if not single:
+            if area <= 2.6 * card_area:
+                out.append((blob, inside))
+            continue
+        if area < 2.4 * card_area:   # no room for a pair beside the cards found
+            continue
+        # the cluster without the cards found in it (a little grown: their outline and shadow)
+        x, y, w, h = cv2.boundingRect(blob)
+        mask = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(mask, [blob - [x - 1, y - 1]], -1, 255, -1)
+        for i in inside:
+            cv2.fillConvexPoly(mask, np.round(offset(kept[i], 2.0) - [x - 1, y - 1]).astype(np.int32), 0)
+        left = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        rest, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in rest:
+            if 1.6 * card_area <= cv2.contourArea(c) <= 2.6 * card_area:
+                out.append((c + [x - 1, y - 1], []))
+    return out
+
+
 def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Callable[[np.ndarray], bool],
                     gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
     """``kept`` with two cards lying side by side and touching told apart.  Slid along each
@@ -475,16 +508,10 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
     gone: set[int] = set()
     ratio = float(np.median([side_ratio(k) for k in kept]))
     short, long_ = math.sqrt(card_area * ratio), math.sqrt(card_area / ratio)
-    for blob in blobs:
-        area = cv2.contourArea(blob)
-        if not 1.6 * card_area <= area <= 2.6 * card_area:
+    for region, inside in _pair_regions(blobs, kept, areas, card_area):
+        if any(cv2.pointPolygonTest(region, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
             continue
-        inside = [i for i, k in enumerate(kept)
-                  if cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0]
-        if any(areas[i] < 1.6 * card_area for i in inside) or any(
-                cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
-            continue
-        pts = blob.reshape(-1, 2).astype(np.float32)
+        pts = region.reshape(-1, 2).astype(np.float32)
         # the cards' turn: the commonest direction (modulo a right angle) along the outline
         step = np.roll(pts, -3, axis=0) - pts
         turn = np.arctan2(step[:, 1], step[:, 0]) % (np.pi / 2)
