@@ -18,14 +18,16 @@ from farmbox.firmware.cli import main
 from tests.bench_scripts import bench_script
 
 DATA = Path(__file__).parent / "data" / "set-ones"
-#: Per camera, the least exact and the most wrong of the 54 cards.  Measured when written
-#: (seed 3): webcam 49 exact, 1 wrong; dim 49, 1 wrong; haze (a veil of white light over the
-#: frame) 47 exact, 5 wrong -- before the veil was taken away: 24 exact, 13 wrong.
-BOUNDS = {"webcam": (46, 2), "dim": (46, 2), "haze": (44, 6)}
-#: Per camera, the cards found of the 54.  Under haze the sides of 2 cards are too faint for
-#: the finder's side check (vision/cards/find.py, ``_sides_seen``), which costs the whole haze
-#: set 5 of 348 cards found where it was 2; they are missed, never misread.
-FOUND = {"webcam": 54, "dim": 54, "haze": 52}
+#: Per camera, the least exact and the most wrong of the 108 cards (the slice's 54 shot
+#: through two cameras of that kind, seeds 3 and 4).  Measured when written: webcam 108 exact,
+#: 0 wrong; dim 105, 3 (all in one frame of seed 3); haze (a veil of white light over the
+#: frame) 102, 0.  Before the made-up enrollment shots had a lamp's glare: webcam 106, 1; dim
+#: 104, 1; haze 92, 11.
+BOUNDS = {"webcam": (104, 2), "dim": (100, 4), "haze": (97, 3)}
+#: Per camera, the cards found of the 108.  Under haze the sides of a few cards are too faint
+#: for the finder's side check (vision/cards/find.py, ``_sides_seen``): missed, never misread.
+FOUND = {"webcam": 108, "dim": 108, "haze": 104}
+SEEDS = ("3", "4")
 
 
 def _other_camera():
@@ -41,22 +43,23 @@ def model(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("camera", sorted(BOUNDS))
 def test_real_photos_through_another_camera(camera, model, tmp_path):
-    out = tmp_path / camera
-    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-        assert _other_camera().main([str(DATA), str(out), "--camera", camera, "--seed", "3"]) == 0
-    labels = json.loads((out / "labels.json").read_text())
-    scenes = sorted((out / "scenes").glob("*.jpg"))
-    assert len(scenes) == len(labels) == 6
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        assert main(["vision", "read", "cards", "--model", str(model), "--json", *map(str, scenes)]) == 0
     exact = wrong = found = 0
-    for obj in map(json.loads, buffer.getvalue().strip().splitlines()):
-        truth = Counter(labels[Path(obj["image"]).name])
-        ids = Counter(c["id"] for c in obj["cards"] if c["id"] is not None)
-        found += len(obj["cards"])
-        exact += sum((truth & ids).values())
-        wrong += sum((ids - truth).values())
+    for seed in SEEDS:
+        out = tmp_path / f"{camera}-{seed}"
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            assert _other_camera().main([str(DATA), str(out), "--camera", camera, "--seed", seed]) == 0
+        labels = json.loads((out / "labels.json").read_text())
+        scenes = sorted((out / "scenes").glob("*.jpg"))
+        assert len(scenes) == len(labels) == 6
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            assert main(["vision", "read", "cards", "--model", str(model), "--json", *map(str, scenes)]) == 0
+        for obj in map(json.loads, buffer.getvalue().strip().splitlines()):
+            truth = Counter(labels[Path(obj["image"]).name])
+            ids = Counter(c["id"] for c in obj["cards"] if c["id"] is not None)
+            found += len(obj["cards"])
+            exact += sum((truth & ids).values())
+            wrong += sum((ids - truth).values())
     assert found >= FOUND[camera]
     least, most = BOUNDS[camera]
     assert exact >= least and wrong <= most, (exact, wrong)

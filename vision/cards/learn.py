@@ -10,7 +10,7 @@ Three ideas carry it:
   the hue of its coloured marks in each half of the card.
 * **Many made-up shots.**  Every enrollment shot is copied with the changes a different camera
   and room make: corner error and tilt, scale, white balance, exposure, gamma, a light
-  gradient, blur, noise and JPEG.
+  gradient, a shadow, a lamp's glare, blur, noise and JPEG.
 * **A learned metric.**  Linear discriminant analysis over those copies keeps the directions
   in which cards differ and shrinks those in which one card's copies differ (the light).  A
   card is read as the class whose mean is nearest; thresholds come from leave-one-out over the
@@ -70,6 +70,9 @@ FLATTEN = 0.4
 HOG_WEIGHT = 0.0
 #: Share of made-up shots with a shadow across the card.
 SHADOWS = 0.4
+#: Share of made-up shots under a lamp's glare: white light added over the card (a veil of
+#: 8-35% of the paper's light, even or brightest at one spot), as a glossy card shows it.
+GLARE = 0.3
 #: Most principal components kept before the discriminant analysis.
 MAX_PCA = 300
 #: Most discriminant directions kept.
@@ -260,6 +263,15 @@ def augmented(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray, 
         soft = float(rng.uniform(0.005, 0.12))
         light = light * (1.0 - float(rng.uniform(0.1, 0.45)) / (1.0 + np.exp(-edge / soft)))
     small = small * (gains * exposure)[None, None, :] * light[..., None]
+    if rng.random() < GLARE:
+        veil = float(rng.uniform(0.08, 0.35)) * float(np.percentile(small, 90))
+        if rng.random() < 0.5:   # a highlight: brightest at one spot, fading over the card
+            gx0, gy0 = rng.uniform(0, sw), rng.uniform(0, sh)
+            reach = float(rng.uniform(0.3, 1.0)) * max(sw, sh)
+            spot = np.exp(-((xx - gx0) ** 2 + (yy - gy0) ** 2) / (2 * reach * reach))
+            small = small + (veil * spot)[..., None]
+        else:
+            small = small + veil
     gamma = float(rng.uniform(0.75, 1.3))
     small = 255.0 * (np.clip(small, 0, 255) / 255.0) ** gamma
     if rng.random() < 0.7:
