@@ -130,13 +130,15 @@ def offset(quad: np.ndarray, d: float) -> np.ndarray:
     return _offset(order_corners(quad), d)
 
 
-def _offset(quad: np.ndarray, d: float) -> np.ndarray:
-    """:func:`offset` of a quad whose corners are already in order."""
+def _offset(quad: np.ndarray, d: float | np.ndarray) -> np.ndarray:
+    """:func:`offset` of a quad whose corners are already in order; ``d`` one distance for
+    every side or one per side (side i runs from corner i to corner i+1)."""
     q = quad.astype(np.float64)
     u = q[_NEXT] - q
     u /= np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-9)
     n = np.stack([u[:, 1], -u[:, 0]], axis=1)   # outward for clockwise corners (y down)
-    p = q + n * d                               # a point on each moved side i (from corner i)
+    dist = np.broadcast_to(np.asarray(d, np.float64), (4,))[:, None]
+    p = q + n * dist                            # a point on each moved side i (from corner i)
     # corner i = intersection of side i-1 and side i
     pp, up = p[_PREV], u[_PREV]
     det = -up[:, 0] * u[:, 1] + u[:, 0] * up[:, 1]
@@ -443,20 +445,7 @@ def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -
     a = (q[None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)           # (D*4, 2)
     b = (q[_NEXT][None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)
     g = np.median(_line_strengths(gx, gy, a, b, SIDE_SAMPLES), axis=1).reshape(len(ds), 4)
-    lines = []
-    for i in range(4):
-        d = float(ds[int(np.argmax(g[:, i]))])
-        lines.append((q[i] + d * nrm[i], u[i]))
-    out = np.empty((4, 2), np.float32)
-    for i in range(4):   # corner i: where side i-1 meets side i
-        (p0, v0), (p1, v1) = lines[i - 1], lines[i]
-        det = -v0[0] * v1[1] + v1[0] * v0[1]
-        if abs(det) < 1e-6:
-            return q
-        r = p1 - p0
-        t = (-r[0] * v1[1] + v1[0] * r[1]) / det
-        out[i] = p0 + t * v0
-    return out
+    return _offset(q, ds[np.argmax(g, axis=0)])
 
 
 def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[float],

@@ -112,9 +112,11 @@ class CardReader:
         if self.model.card_share:
             least = PART_OF_CARD * self.model.card_share * image.shape[0] * image.shape[1]
             covered = [c or cv2.contourArea(q) < least for c, q in zip(covered, quads)]
-        cards = [rectify_to(image, quad, self.size) for quad in quads]
-        return [CardReading(None, 0.0, quad) if hidden else CardReading(card_id, conf, quad)
-                for quad, hidden, (card_id, conf) in zip(quads, covered, self.identify_all(cards))]
+        # only the cards wholly seen are described and matched
+        read = iter(self.identify_all([rectify_to(image, q, self.size)
+                                       for q, hidden in zip(quads, covered) if not hidden]))
+        return [CardReading(None, 0.0, quad) if hidden else CardReading(*next(read), quad)
+                for quad, hidden in zip(quads, covered)]
 
 
 #: An outline covering less than this share of what one card covered in the enrollment photos
@@ -302,8 +304,12 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     if not shots:
         raise VisionInputError("no enrollment shots")
     found = [(label, img, card_in(img)) for label, img in shots]
-    left_out = _photos_without_a_card(found)
+    # the share of its photo each card covers: all of it for a tight crop (or a photo in which
+    # no card was found), a small share for a photo of the card on the table
+    shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
+    left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
+    shares = [a for i, a in enumerate(shares) if i not in left_out]
     cards = sorted({label for label, _, _ in found})
     ratio = float(np.median([side_ratio(c) for _, _, c in found]))
     size = feature_size(ratio)
@@ -346,31 +352,32 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
-                      card_share=_card_share(found))
+                      card_share=_card_share(shares))
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
 
 
-def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]]) -> float:
+def _card_share(shares: list[float]) -> float:
     """The share of the frame one card covers, when most shots are photos of the card on the
     table (the box's own camera): the median over those; else 0 (tight crops say nothing of
     the camera)."""
-    shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
     on_table = [a for a in shares if a < 0.5]
     return float(np.median(on_table)) if len(on_table) >= 0.5 * len(shares) else 0.0
 
 
-def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]]) -> set[int]:
+def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> set[int]:
     """Which shots are photos on the table in which no card was found (:func:`card_in` fell
-    back to the whole image): taken as the card, the whole table would be learned as that
-    card.  A shot counts as a photo on the table when another shot of the same size shows its
-    card well inside it (a tight crop's card fills it); it is left out only when its card has
-    a shot of its own where the card was found on the table (a card with none keeps what it
-    has, and the check calls it weak)."""
-    share = [cv2.contourArea(c) / float((img.shape[0] - 1) * (img.shape[1] - 1)) for _, img, c in found]
-    whole = [a >= 0.95 for a in share]
-    on_table = [a < 0.5 for a in share]      # a card found well inside the photo
+    back to the whole image; ``shares``: the share of its image each shot's card covers):
+    taken as the card, the whole table would be learned as that card.  A shot counts as a
+    photo on the table when another shot of the same size shows its card well inside it (a
+    tight crop's card fills it); it is left out only when its card has a shot of its own where
+    the card was found on the table (a card with none keeps what it has, and the check calls
+    it weak)."""
+    # the whole image is (h - 1) x (w - 1) pixels of corners apart
+    whole = [a * img.shape[0] * img.shape[1] >= 0.95 * (img.shape[0] - 1) * (img.shape[1] - 1)
+             for a, (_, img, _) in zip(shares, found)]
+    on_table = [a < 0.5 for a in shares]      # a card found well inside the photo
     table_sizes = {img.shape[:2] for (_, img, _), t in zip(found, on_table) if t}
     seen = {label for (label, _, _), t in zip(found, on_table) if t}
     return {i for i, ((label, img, _), w) in enumerate(zip(found, whole))

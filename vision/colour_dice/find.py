@@ -298,8 +298,12 @@ def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple
     """The Lab colour of the largest coloured patch inside the die (:func:`mark_patch`) and
     its share of the die."""
     patch = mark_patch(frame, blob, convex)
-    if patch is None:
-        return None
+    return None if patch is None else patch_colour(frame, blob, patch)
+
+
+def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[float, float, float], float]:
+    """The median Lab colour of a die's mark ``patch`` (bool, in the blob's window; its core
+    when it has one, away from the blurred rim) and its share of the die."""
     share = float(patch.sum()) / blob.area
     core = cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if core.sum() >= 6:
@@ -309,14 +313,10 @@ def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple
     return ((lightness, green_red, blue_yellow), share)
 
 
-def mark_surround(frame: Frame, blob: DieBlob, convex: bool = True) -> float | None:
-    """The median lightness (Lab L) just round the die's mark: the body the mark is printed
-    on.  None without a mark."""
-    patch = mark_patch(frame, blob, convex)
-    if patch is None:
-        return None
-    p8 = patch.astype(np.uint8)
-    ring = (cv2.dilate(p8, np.ones((5, 5), np.uint8)) > 0) & ~patch
+def patch_surround(frame: Frame, blob: DieBlob, patch: np.ndarray) -> float | None:
+    """The median lightness (Lab L) just round a die's mark ``patch``: the body the mark is
+    printed on.  None when there is too little round it."""
+    ring = (cv2.dilate(patch.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~patch
     if ring.sum() < 4:
         return None
     return float(np.median(frame.lab[blob.window][..., 0][ring]))

@@ -27,7 +27,9 @@ from .find import (
     body_mask,
     convex_parts,
     mark_colour,
-    mark_surround,
+    mark_patch,
+    patch_colour,
+    patch_surround,
     prepare,
     shrink,
 )
@@ -177,11 +179,11 @@ def white_balanced(frame: Frame, model: ColourDiceModel) -> Frame:
     return balanced(frame, frame.bgr[b.window][body])
 
 
-def _on_the_other_die(frame: Frame, blob: DieBlob, model: ColourDiceModel, name: str) -> bool:
-    """Whether the mark found in die ``name``'s region sits on the other die's body (its
-    surround is nearer the other die's lightness than this die's)."""
+def _on_the_other_die(frame: Frame, blob: DieBlob, patch: np.ndarray, model: ColourDiceModel, name: str) -> bool:
+    """Whether the mark ``patch`` found in die ``name``'s region sits on the other die's body
+    (its surround is nearer the other die's lightness than this die's)."""
     others = [d.body for n, d in model.dice.items() if n != name]
-    around = mark_surround(frame, blob, convex=_paler(model, name))
+    around = patch_surround(frame, blob, patch)
     if not others or around is None:
         return False
     return abs(around - others[0][0]) < abs(around - model.dice[name].body[0])
@@ -217,12 +219,13 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
-        mark = mark_colour(seen, found[0], convex=_paler(model, name))
+        patch = mark_patch(seen, found[0], convex=_paler(model, name))
+        mark = None if patch is None else patch_colour(seen, found[0], patch)
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
-        if mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
+        if patch is None or mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
             continue
-        if not _paler(model, name) and _on_the_other_die(seen, found[0], model, name):
+        if not _paler(model, name) and _on_the_other_die(seen, found[0], patch, model, name):
             # dice touching: the dark die's region took in the pale die, and its largest
             # coloured patch is the pale die's mark
             dice[name], confs[name], reasons[name] = None, 0.0, "dice touching: mark on the other die"
