@@ -70,9 +70,18 @@ FLATTEN = 0.4
 HOG_WEIGHT = 0.0
 #: Share of made-up shots with a shadow across the card.
 SHADOWS = 0.4
-#: Share of made-up shots under a lamp's glare: white light added over the card (a veil of
-#: 8-35% of the paper's light, even or brightest at one spot), as a glossy card shows it.
+#: Share of made-up shots under a lamp's glare: white light added over the card, even or
+#: brightest at one spot, as a glossy card or a hazy lens shows it.
 GLARE = 0.3
+#: The camera's encoding: linear light is about its value to this power.  Reflected light adds
+#: to the card's own in linear light and clips at white; added to the encoded values instead
+#: (as before), the glare was one the veil removal undid exactly, and a strong real one paled
+#: the card's marks past what enrollment had seen.  Hazy camera 95.7% / 1.7% wrong -> 97.4% /
+#: 0.9%; flat art on wood under a lamp 99.2% / 0.6% -> 99.3% / 0.4%.
+GAMMA = 2.2
+#: The glare's light (linear) as a share of the card's bright paper's: 1 is a highlight as
+#: bright as the paper itself.
+GLARE_VEILS = (0.05, 0.8)
 #: Most principal components kept before the discriminant analysis.
 MAX_PCA = 300
 #: Most discriminant directions kept.
@@ -264,14 +273,18 @@ def augmented(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray, 
         light = light * (1.0 - float(rng.uniform(0.1, 0.45)) / (1.0 + np.exp(-edge / soft)))
     small = small * (gains * exposure)[None, None, :] * light[..., None]
     if rng.random() < GLARE:
-        veil = float(rng.uniform(0.08, 0.35)) * float(np.percentile(small, 90))
+        # reflected light adds in linear light (the camera's values to the power GAMMA), and
+        # the brightest of it clips
+        lin = (np.clip(small, 0, 255) / 255.0) ** GAMMA
+        veil = float(rng.uniform(*GLARE_VEILS)) * float(np.percentile(lin, 90))
         if rng.random() < 0.5:   # a highlight: brightest at one spot, fading over the card
             gx0, gy0 = rng.uniform(0, sw), rng.uniform(0, sh)
             reach = float(rng.uniform(0.3, 1.0)) * max(sw, sh)
             spot = np.exp(-((xx - gx0) ** 2 + (yy - gy0) ** 2) / (2 * reach * reach))
-            small = small + (veil * spot)[..., None]
+            lin = lin + (veil * spot)[..., None]
         else:
-            small = small + veil
+            lin = lin + veil
+        small = 255.0 * np.clip(lin, 0.0, 1.0) ** (1.0 / GAMMA)
     gamma = float(rng.uniform(0.75, 1.3))
     small = 255.0 * (np.clip(small, 0, 255) / 255.0) ** gamma
     if rng.random() < 0.7:
