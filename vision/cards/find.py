@@ -249,7 +249,36 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
     return out
 
 
-def _square_enough(q: np.ndarray, tolerance: float = 16.0) -> bool:
+#: Degrees a card's corner may be off a right angle (a card seen from nearly above).
+SQUARE = 16.0
+#: Leeway on the enrolled side ratio, at half the frame's width from its centre and beyond, for
+#: an outline where no card was found: a wide lens's barrel or pincushion bends a card's shape
+#: there (on a made-up camera with k1 = 0.1 its side ratio is off by up to 0.21).  Given to all
+#: outlines, it let a quad with one corner off win over the card's own (nested outlines keep
+#: the largest).
+RATIO_OFF_CENTRE = 0.08
+#: Overlap (intersection over union) past which two quads are one card's, and how much
+#: less well (:func:`_support`) the one with the lens's leeway must follow the image's edges to
+#: give way to the other.
+OUTDONE = 0.8
+OUTDONE_SUPPORT = 0.6
+
+
+def _support(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
+    """How well the least-followed side of ``q`` (corners in order) runs along an edge of the
+    image: the lower quartile of the gradient across it (a side running off the card for a
+    stretch, as next to a corner that is off, is low there)."""
+    g = _line_strengths(gx, gy, q.astype(np.float32), q[_NEXT].astype(np.float32), SIDE_SAMPLES)
+    return float(np.percentile(g, 25, axis=1).min())
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    inter = float(cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0])
+    return inter / max(float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter, 1e-9)
+
+
+def _square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
     above)."""
     xy = q.tolist()
@@ -326,18 +355,44 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     found.sort(key=lambda t: -t[0])
     refined: dict[int, np.ndarray | None] = {}
 
-    def fits(q: np.ndarray) -> bool:
+    half_w, half_h = gray.shape[1] / 2, gray.shape[0] / 2
+
+    def fits(q: np.ndarray, leeway: bool = False) -> bool:
         ratio = side_ratio(q)
+        slack = 0.0
+        if leeway:  # off the frame's centre a wide lens bends a card's shape: more leeway there
+            cx, cy = q.mean(axis=0).tolist()
+            off = min(1.0, ((cx - half_w) ** 2 + (cy - half_h) ** 2) / (half_w * half_w))
+            slack = RATIO_OFF_CENTRE * off
         return (_square_enough(q) and _sides_seen(q, gx, gy) and options.min_ratio <= ratio <= options.max_ratio
                 and cv2.contourArea(q) >= options.min_area * frame_area
-                and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance))
+                and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance + slack))
+
+    strict: dict[int, bool] = {}
 
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
             _, q, contour, grow = found[i]
             q = _snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
-            refined[i] = q if fits(q) else None
+            strict[i] = fits(q)
+            refined[i] = q if strict[i] or (options.ratio is not None and fits(q, leeway=True)) else None
         return refined[i]
+
+    def outdone(i: int, q: np.ndarray) -> bool:
+        """Whether ``q`` (outline i, a card's shape only with the lens's leeway) is nearly
+        the same quad as a later outline inside it that is a card's shape without it, and runs
+        along the image's edges far less well (a quad with one corner off, against the card's
+        own; a card bent by the lens against its part without the title band is not)."""
+        if strict[i]:
+            return False
+        for j in range(i + 1, len(found)):
+            if j in banned or cv2.pointPolygonTest(q, centres[j], False) < 0:
+                continue
+            other = final(j)
+            if other is not None and strict[j] and _overlap(q, other) > OUTDONE \
+                    and _support(q, gx, gy) < OUTDONE_SUPPORT * _support(other, gx, gy):
+                return True
+        return False
 
     banned: set[int] = set()
     centres = [tuple(float(x) for x in f[1].sum(axis=0) / 4) for f in found]
@@ -354,7 +409,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             if any(cv2.pointPolygonTest(q, centres[j], False) >= 0 for j in kept_i):
                 continue
             fq = final(i)
-            if fq is None:
+            if fq is None or outdone(i, fq):
                 continue
             kept_i.append(i)
             kept.append(fq)
