@@ -23,6 +23,7 @@ from .describe import rectify_to
 from .find import FindOptions, find_cards, offset, side_ratio
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
+from .table import card_by_difference, empty_table
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: Made-up shots per enrollment shot.
@@ -322,6 +323,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
+    found, shares = _found_on_the_empty_table(found, shares)
     left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
@@ -371,6 +373,42 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
+
+
+#: A photo's card is looked for again, as what differs from the empty table, when it covers
+#: less than this share of what the median card does or its side ratio is off by more than
+#: :data:`AGAIN_RATIO` (a part of the card was found, or nothing).
+AGAIN_SHARE = 0.6
+AGAIN_RATIO = 0.1
+
+
+def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
+                              ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+    """The photos on the table in which no card, or not a whole card, was found (a white
+    border on a white stripe), looked at again: the box's fixed camera sees the same table in
+    every photo, so the card is what differs from the empty table (:mod:`.table`), of the size
+    and proportions of the cards found in the other photos (of the photos of the most common
+    size)."""
+    share = _card_share(shares)
+    if not share:
+        return found, shares
+    ratio = _deck_ratio(found, shares)
+    placed = [img.shape for (_, img, _), a in zip(found, shares) if a < 0.5]
+    size = max(set(placed), key=placed.count)
+    again = [i for i, ((_, img, corners), a) in enumerate(zip(found, shares)) if img.shape == size and not (
+        AGAIN_SHARE * share <= a < 0.5 and abs(side_ratio(corners) - ratio) <= AGAIN_RATIO)]
+    table = empty_table([img for _, img, _ in found if img.shape == size]) if again else None
+    if table is None:
+        return found, shares
+    found, shares = list(found), list(shares)
+    for i in again:
+        label, img, _ = found[i]
+        cards = card_by_difference(img, table, share, ratio)
+        area = img.shape[0] * img.shape[1]
+        if len(cards) == 1 and AGAIN_SHARE * share <= cv2.contourArea(cards[0]) / area <= 1.5 * share:
+            found[i] = (label, img, cards[0])
+            shares[i] = cv2.contourArea(cards[0]) / area
+    return found, shares
 
 
 def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> float:

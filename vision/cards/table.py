@@ -1,0 +1,253 @@
+"""The empty table, seen by the box's fixed camera, and the cards found as what differs from it.
+
+The enrollment photos are shots of one card at a time on the same table through the same
+camera: per pixel, the median of them is the table with no card on it.  Where a card's outline
+is too faint to find (a white border on a white stripe of the cloth), the card still differs
+from the empty table: its art, and its border wherever the table is not white.  That region
+tells where the card lies; the card itself is the card-sized rectangle (the deck's proportions
+and size, from the other photos) round it whose sides run best along the image's edges.
+
+Each shot has its own exposure and white balance: it is matched to the table by one gain per
+channel (the median ratio over the frame, which the card hardly moves) before comparing.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .find import _NEXT, SIDE_SAMPLES, _line_strengths, order_corners
+
+#: The table is kept, and compared, at this width (the finder's own work width).
+TABLE_W = 640
+#: Fewest photos of the same size to take the empty table from.
+LEAST_PHOTOS = 6
+#: A pixel differs from the table when a channel differs by this share of the table's light
+#: there (after a median over 5 x 5 pixels: sensor noise on a dark stripe is no card).
+DIFFERS = 0.14
+#: A shadow: the table dimmed to no less than this share of its light, every channel within
+#: this of the others (ink dims it further, coloured ink unevenly).
+SHADOW_DEPTH = 0.35
+SHADOW_TINT = 0.08
+#: The region that differs must cover at least this share of a card to be looked at.
+LEAST_PART = 0.35
+#: Card sizes tried round the enrolled one (a wide lens shows cards at the frame's corners
+#: smaller), and turns (degrees) round the region's own (a region missing some of the card's
+#: border leans a few degrees off it): a coarse search (2-pixel steps), then a fine one round
+#: the best (a pixel, half a degree, 2.5% of the size).
+SIZES = np.linspace(0.8, 1.15, 8)
+TURNS = np.arange(-8.0, 8.1, 2.0)
+STEP = 2.0
+FINE_SIZES = np.array([-0.025, 0.0, 0.025])
+FINE_TURNS = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+#: The card lying one way round must score this many times the other way to be taken.
+CLEAR_WAY = 1.25
+
+
+def _work(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image at the table's width (float32 BGR) and the scale to it."""
+    s = min(1.0, TABLE_W / image.shape[1])
+    small = image if s == 1.0 else cv2.resize(image, (round(image.shape[1] * s), round(image.shape[0] * s)),
+                                              interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32), s
+
+
+def empty_table(photos: list[np.ndarray]) -> np.ndarray | None:
+    """The table with no card on it (uint8 BGR, :data:`TABLE_W` wide) from photos of one card
+    each through one fixed camera; None with fewer than :data:`LEAST_PHOTOS`, or photos of
+    different sizes."""
+    if len(photos) < LEAST_PHOTOS or len({p.shape for p in photos}) != 1:
+        return None
+    stack = np.stack([_work(p)[0] for p in photos])
+    first = np.median(stack, axis=0)
+    gains = np.median((stack + 1.0) / (first[None] + 1.0), axis=(1, 2))      # (N, 3)
+    table = np.median(stack / gains[:, None, None, :], axis=0)
+    return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def differing(image: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+    """Where ``image`` differs from the empty ``table`` (uint8 mask at the table's size); None
+    when the image is not of that table through that camera (another size, or most of it
+    differs: the camera was moved)."""
+    shot, _ = _work(image)
+    if shot.shape != table.shape:
+        return None
+    empty = table.astype(np.float32)
+    gain = np.median((shot[::4, ::4] + 1.0) / (empty[::4, ::4] + 1.0), axis=(0, 1))
+    a = cv2.GaussianBlur(shot * (1.0 / gain).astype(np.float32)[None, None, :], (0, 0), 1.0)
+    b = cv2.GaussianBlur(empty, (0, 0), 1.0)
+    diff = cv2.absdiff(a, b) / (b + 24.0)
+    d = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])
+    # a shadow dims the table, every channel alike: it is no card
+    r = (a + 4.0) / (b + 4.0)
+    lo = np.minimum(np.minimum(r[..., 0], r[..., 1]), r[..., 2])
+    hi = np.maximum(np.maximum(r[..., 0], r[..., 1]), r[..., 2])
+    d[(hi < 1.0 - 0.5 * DIFFERS) & (lo > SHADOW_DEPTH) & (hi - lo < SHADOW_TINT)] = 0.0
+    d = cv2.medianBlur((np.clip(d, 0.0, 1.0) * 255).astype(np.uint8), 5)
+    mask = np.where(d >= DIFFERS * 255, 255, 0).astype(np.uint8)
+    if (mask > 0).mean() > 0.5:
+        return None
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _rectangles(centre: np.ndarray, angle: float, w: float, h: float, sizes: list[tuple[float, float]],
+                turns: np.ndarray, step: float) -> np.ndarray:
+    """Rectangles (R, 4, 2) holding a region whose rotated box is (``centre``, ``w`` x ``h``,
+    ``angle`` degrees): each (width, height) of ``sizes`` (along the box's own axes), turned
+    by each of ``turns``, at every ``step`` where it still holds the region."""
+    out = []
+    for turn in turns:
+        a = np.radians(angle + turn)
+        u = np.array([np.cos(a), np.sin(a)])
+        v = np.array([-np.sin(a), np.cos(a)])
+        for cw, ch in sizes:
+            rx, ry = max(0.0, (cw - w) / 2) + step, max(0.0, (ch - h) / 2) + step
+            dx, dy = np.meshgrid(np.arange(-rx, rx + 1e-6, step), np.arange(-ry, ry + 1e-6, step))
+            c = centre[None] + dx.reshape(-1, 1) * u[None] + dy.reshape(-1, 1) * v[None]   # (K, 2)
+            hu, hv = cw / 2 * u, ch / 2 * v
+            out.append(np.stack([c - hu - hv, c + hu - hv, c + hu + hv, c - hu + hv], axis=1))
+    return np.concatenate(out).astype(np.float32)
+
+
+def _held(rects: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The share of ``points`` (P, 2) inside each rectangle (R, 4, 2; corners in order), with a
+    pixel to spare."""
+    a = rects[:, None, :, :]                               # (R, 1, 4, 2)
+    e = rects[:, _NEXT][:, None] - a
+    p = points[None, :, None, :] - a                       # (R, P, 4, 2)
+    cross = e[..., 0] * p[..., 1] - e[..., 1] * p[..., 0]  # >= 0 inside for corners clockwise
+    length = np.sqrt((e * e).sum(axis=-1))
+    return (cross >= -1.0 * length).all(axis=-1).mean(axis=1)
+
+
+_GRID = (np.arange(8, dtype=np.float32) + 0.5) / 8
+
+
+def _filled(rects: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """The share of each rectangle (R, 4, 2) that the ``region`` (a mask) covers, on an 8 x 8
+    grid of points in it."""
+    a, b, d = rects[:, 0], rects[:, 1], rects[:, 3]
+    pts = (a[:, None, None, :] + _GRID[None, :, None, None] * (b - a)[:, None, None, :]
+           + _GRID[None, None, :, None] * (d - a)[:, None, None, :])            # (R, 8, 8, 2)
+    h, w = region.shape
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    return (region[yi, xi] > 0).reshape(len(rects), -1).mean(axis=1)
+
+
+def _best(rects: np.ndarray, gx: np.ndarray, gy: np.ndarray, points: np.ndarray,
+          region: np.ndarray) -> tuple[np.ndarray, float]:
+    """The rectangle that holds the region (its outline ``points``), is filled by it
+    (``region``, a mask) and whose sides run best along the image's edges (mean over its sides
+    of the median gradient across each): a side may not stray onto a stripe of the table.
+    Returns it and its score."""
+    g = _line_strengths(gx, gy, rects.reshape(-1, 2), rects[:, _NEXT].reshape(-1, 2), SIDE_SAMPLES)
+    score = (np.median(g, axis=1).reshape(-1, 4).mean(axis=1) * _held(rects, points) ** 4
+             * _filled(rects, region) ** 2)
+    k = int(np.argmax(score))
+    return rects[k], float(score[k])
+
+
+def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, ratio: float,
+                       mask: np.ndarray | None = None) -> list[np.ndarray]:
+    """Corners (frame pixels) of the cards found as regions differing from the empty
+    ``table``, each the card-sized rectangle round its region whose sides run best along the
+    image's edges; ``card_share`` and ``ratio``: one card's share of the frame and its short
+    over long side.  ``mask``: the regions where cards may be (default: all that differs)."""
+    if mask is None:
+        mask = differing(image, table)
+        if mask is None:
+            return []
+    small, s = _work(image)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small.astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    gx, gy = cv2.spatialGradient(gray)
+    area = card_share * gray.shape[0] * gray.shape[1]
+    long_side = float(np.sqrt(area / ratio))
+    card = (long_side * ratio, long_side)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    found: list[np.ndarray] = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < LEAST_PART * area or stats[k, cv2.CC_STAT_AREA] > 1.6 * area:
+            continue
+        region = (labels == k).astype(np.uint8)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        hull = cv2.convexHull(contours[0])
+        (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
+        if max(w, h) > 1.2 * card[1]:
+            continue                            # more than one card, or no card
+        points = hull.reshape(-1, 2).astype(np.float32)
+        points = points[np.linspace(0, len(points) - 1, min(len(points), 64)).astype(int)]
+        # the card one way round and the other: a region about as wide as long (a chick's
+        # panel) may fit both, and then the card is not known
+        ways = [_best(_rectangles(np.array([cx, cy]), angle, w, h, [(a * f, b * f) for f in SIZES], TURNS, STEP),
+                      gx, gy, points, region) for a, b in (card, card[::-1])]
+        if max(ways[0][1], ways[1][1]) < CLEAR_WAY * min(ways[0][1], ways[1][1]):
+            continue
+        coarse = max(ways, key=lambda t: t[1])[0]
+        # round the best: its own centre, axes and size
+        (cx, cy), (bw, bh), angle = cv2.minAreaRect(coarse)
+        fine = [(bw * (1 + f), bh * (1 + g)) for f in FINE_SIZES for g in FINE_SIZES]
+        best = _best(_rectangles(np.array([cx, cy]), angle, bw + 2, bh + 2, fine, FINE_TURNS, 1.0), gx, gy, points, region)[0]
+        found.append(_refit_sides(order_corners(best) / s, image))
+    return found
+
+
+#: How far (frame pixels) from a side of the rectangle found its edge pixels are looked for, how
+#: far (degrees) their gradient may turn from the side's normal, and how many a side needs.
+REFIT_REACH = 10.0
+REFIT_TURN = 20.0
+REFIT_LEAST = 20
+
+
+def _refit_sides(quad: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """``quad`` (frame pixels, corners in order) with each side fitted to the edge pixels of
+    the frame along it: those within :data:`REFIT_REACH` whose gradient is across the side
+    (a stripe's edge crossing the side is not); a side with too few keeps its place."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - 2 * REFIT_REACH).astype(int), 0)
+    x1, y1 = np.ceil(quad.max(axis=0) + 2 * REFIT_REACH).astype(int)
+    crop = image[y0:y1, x0:x1]
+    gray = cv2.GaussianBlur(crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    med = float(np.median(gray))
+    edges = cv2.Canny(gray, max(10, 0.2 * med), max(30, 0.5 * med), L2gradient=True)
+    ys, xs = np.nonzero(edges)
+    if not len(xs):
+        return quad
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[ys, xs]
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[ys, xs]
+    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+    g = np.stack([gx, gy], axis=1).astype(np.float32)
+    g = g / np.maximum(np.sqrt((g * g).sum(axis=1, keepdims=True)), 1e-6)
+    q = quad.astype(np.float64)
+    lines = np.empty((4, 4))
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        n = np.array([-u[1], u[0]])
+        rel = pts - a
+        t = rel @ u / max(float(np.linalg.norm(b - a)), 1e-9)
+        dist = rel @ n
+        across = np.abs(g @ n) >= np.cos(np.radians(REFIT_TURN))
+        near = (t > 0.08) & (t < 0.92) & (np.abs(dist) <= REFIT_REACH) & across
+        # the card's own edge is the outermost line of edge pixels along the side (dist < 0 is
+        # outside: corners run clockwise; its art's
+        # frame runs a few pixels inside it)
+        hist = np.bincount(np.rint(dist[near] + REFIT_REACH).astype(int), minlength=int(2 * REFIT_REACH) + 1)
+        lines_at = [k for k in range(len(hist)) if hist[max(k - 1, 0):k + 2].sum() >= REFIT_LEAST]
+        sel = pts[near & (np.abs(dist - (lines_at[0] - REFIT_REACH)) <= 1.5)] if lines_at else pts[:0]
+        if len(sel) >= REFIT_LEAST:
+            vx, vy, px, py = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines[i] = (vx, vy, px, py)
+        else:
+            lines[i] = (u[0], u[1], a[0], a[1])
+    out = np.empty((4, 2), np.float32)
+    for i in range(4):   # corner i: sides i-1 and i
+        (ux, uy, px, py), (vx, vy, qx, qy) = lines[i - 1], lines[i]
+        det = -ux * vy + vx * uy
+        if abs(det) < 1e-9:
+            return quad
+        r = (qx - px, qy - py)
+        k = (-r[0] * vy + vx * r[1]) / det
+        out[i] = (px + k * ux, py + k * uy)
+    if np.abs(out - quad).max() > 3 * REFIT_REACH:
+        return quad
+    return out
