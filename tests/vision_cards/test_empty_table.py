@@ -5,21 +5,10 @@ import json
 
 import cv2
 import numpy as np
-import pytest
 
 from farmbox.vision.cards.read import _found_on_the_empty_table, card_in
 from farmbox.vision.cards.table import LEAST_PHOTOS, card_by_difference, differing, empty_table
-from tests.bench_scripts import bench_script
-
-
-@pytest.fixture(scope="module")
-def holdout():
-    return bench_script("holdout_cards")
-
-
-def _iou(a, b):
-    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
-    return float(inter) / (cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - float(inter) + 1e-9)
+from tests.vision_cards.conftest import quad_iou
 
 
 def _photos(holdout, folder, seed, kind):
@@ -43,8 +32,8 @@ def test_enrollment_photos_on_a_striped_cloth_find_their_card_off_the_empty_tabl
         found = [(label, image, card_in(image)) for label, image in shots]
         shares = [cv2.contourArea(c) / (image.shape[0] * image.shape[1]) for _, image, c in found]
         again, _ = _found_on_the_empty_table(found, shares)
-        before = [_iou(t, c) > 0.85 for t, (_, _, c) in zip(truth, found)]
-        after = [_iou(t, c) > 0.85 for t, (_, _, c) in zip(truth, again)]
+        before = [quad_iou(t, c) > 0.85 for t, (_, _, c) in zip(truth, found)]
+        after = [quad_iou(t, c) > 0.85 for t, (_, _, c) in zip(truth, again)]
         assert all(a for a, b in zip(after, before) if b)
         whole_before += sum(before)
         whole_after += sum(after)
@@ -68,7 +57,7 @@ def test_the_empty_table_is_what_every_photo_shows_round_its_card(holdout, tmp_p
         assert ((mask > 0) & (inside > 0)).sum() > 0.5 * (inside > 0).sum()
     share = float(np.median([cv2.contourArea(np.float32(t)) for t in truth])) / (h * w)
     ratio = 0.66
-    near = sum(any(_iou(t, q) > 0.85 for q in card_by_difference(image, table, share, ratio))
+    near = sum(any(quad_iou(t, q) > 0.85 for q in card_by_difference(image, table, share, ratio))
                for image, t in zip(images, truth))
     assert near >= 10, near
 

@@ -10,12 +10,7 @@ import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
-from tests.bench_scripts import bench_script
-
-
-@pytest.fixture(scope="module")
-def holdout():
-    return bench_script("holdout_cards")
+from tests.vision_cards.conftest import quad_iou
 
 
 @pytest.fixture(scope="module")
@@ -135,11 +130,6 @@ def test_a_card_photographed_on_the_table_is_the_card(holdout, small_deck, tmp_p
     assert sum(o > 0.8 for o in overlaps) >= 11, np.round(overlaps, 2)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
-    return float(inter) / (cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - float(inter) + 1e-9)
-
-
 @pytest.mark.parametrize("seed,kind", [(2, "cloth"), (6, "wood")])
 def test_two_cards_touching_and_slid_along_each_other_are_both_found(holdout, seed, kind):
     """The renderer lays two cards side by side, edges touching, one slid along the other by up
@@ -157,10 +147,10 @@ def test_two_cards_touching_and_slid_along_each_other_are_both_found(holdout, se
         frame = box.render(placed, rng)
         found = find_cards(frame, FindOptions(ratio=0.66))
         pair = [box.project(p.corners()) for p in placed[:2]]
-        both += all(found and max(_iou(t, q) for q in found) > 0.8 for t in pair)
+        both += all(found and max(quad_iou(t, q) for q in found) > 0.8 for t in pair)
         # the cards apart from the pair are found as before
         for p in placed[2:]:
-            assert max(_iou(box.project(p.corners()), q) for q in found) > 0.8
+            assert max(quad_iou(box.project(p.corners()), q) for q in found) > 0.8
     assert both >= 5, both
 
 
@@ -181,8 +171,8 @@ def test_cards_on_a_striped_cloth_are_found_whole(holdout, seed, least):
         placed = box.lay(rng, cards)
         found = find_cards(box.render(placed, rng), FindOptions(ratio=0.66))
         truth = [box.project(p.corners()) for p in placed]
-        whole += sum(bool(found) and max(_iou(t, q) for q in found) > 0.8 for t in truth)
-        parts += sum(max(_iou(t, q) for t in truth) < 0.5 for q in found)
+        whole += sum(bool(found) and max(quad_iou(t, q) for q in found) > 0.8 for t in truth)
+        parts += sum(max(quad_iou(t, q) for t in truth) < 0.5 for q in found)
     assert whole >= least, whole
     assert parts <= 6, parts
 

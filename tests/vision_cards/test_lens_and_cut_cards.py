@@ -9,17 +9,7 @@ from farmbox.vision.cards import CardReader, FindOptions, find_cards
 from farmbox.vision.cards.describe import rectify_to
 from farmbox.vision.cards.find import order_corners, side_ratio
 from farmbox.vision.cards.read import _deck_ratio, card_in, enroll
-from tests.bench_scripts import bench_script
-
-
-@pytest.fixture(scope="module")
-def holdout():
-    return bench_script("holdout_cards")
-
-
-def _iou(a, b):
-    inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
-    return float(inter) / (cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - float(inter) + 1e-9)
+from tests.vision_cards.conftest import quad_iou
 
 
 @pytest.mark.parametrize("seed,kind,least", [(22, "wood", 21), (2, "cloth", 18)])
@@ -40,7 +30,7 @@ def test_cards_bent_by_a_wide_lens_near_the_frames_corners_are_found(holdout, se
             placed.append(holdout.Placed(deck[(4 * k + i) % len(deck)], float(g[0]), float(g[1]),
                                          float(rng.uniform(0, 2 * np.pi)), np.array([0.0, 0.0, 1.0])))
         found = find_cards(box.render(placed, rng), FindOptions(ratio=0.66))
-        whole += sum(bool(found) and max(_iou(box.project(p.corners()), q) for q in found) > 0.8
+        whole += sum(bool(found) and max(quad_iou(box.project(p.corners()), q) for q in found) > 0.8
                      for p in placed)
         # nothing else is taken for a card
         assert len(found) <= len(placed)
