@@ -17,7 +17,8 @@ def enroll(samples: Path, model: Path) -> int:
     """Learn from SAMPLES/<card_id>/* and write the model file."""
     if not Path(samples).is_dir():
         raise OSError(f"no samples folder {samples}")
-    total = sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    # two steps an image: its card found, then learned from
+    total = 2 * sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
     left_out: list[str] = []
     with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
         m = learn(samples, progress=bar, left_out=left_out)

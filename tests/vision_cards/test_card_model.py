@@ -157,7 +157,8 @@ def test_enrollment_reports_progress_and_flags_a_mislabelled_card():
     shots[ids.index("diamond-1-solid") * 2 + 1] = ("diamond-1-solid", card_face("symbols", "oval-3-open").copy())
     steps = []
     model, check = enroll_shots(shots, lambda done, total: steps.append((done, total)), jitter=3)
-    assert steps == [(k, len(shots)) for k in range(1, len(shots) + 1)]
+    # each shot's card found, then each shot learned: no long stretch without a step
+    assert steps == [(k, 2 * len(shots)) for k in range(1, 2 * len(shots) + 1)]
     assert "diamond-1-solid" in check.weak and model.weak == check.weak
     assert len(check.shots) == len(shots)
     assert len(check.weak) <= 3  # the other cards' own shots agree

@@ -280,7 +280,8 @@ SMALL_CARD = 0.15
 MIN_CARD_PIXELS = 3000
 
 
-#: Progress callback: (done, total) shots made into samples.
+#: Progress callback: (done, total) steps of enrollment, two per shot: its card found, then
+#: the shot made into samples (total is twice the shots given).
 Progress = Callable[[int, int], None]
 
 
@@ -319,7 +320,12 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     it alone on the table), and check every shot against the others (leave-one-out)."""
     if not shots:
         raise VisionInputError("no enrollment shots")
-    found = [(label, img, card_in(img)) for label, img in shots]
+    steps = 2 * len(shots)
+    found = []
+    for k, (label, img) in enumerate(shots):
+        found.append((label, img, card_in(img)))
+        if on_progress is not None:
+            on_progress(k + 1, steps)
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
@@ -358,7 +364,9 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                 sample_class.append(ci * n_turns + k)
                 sample_shot.append(s)
         if on_progress is not None:
-            on_progress(s + 1, len(found))
+            on_progress(len(shots) + s + 1, steps)
+    if on_progress is not None and len(found) < len(shots):   # shots left out: done all the same
+        on_progress(steps, steps)
     x = np.stack(rows)
     classes = np.array(sample_class)
     dz = fit(x, classes)
@@ -475,8 +483,9 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
            seed: int = 0, on_progress: Progress | None = None,
            left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
-    alone on the table per image).  ``progress`` is a tqdm-like bar (``update(1)`` per shot
-    learned); ``on_progress(done, total)`` a callback; ``left_out`` gets the paths of the
+    alone on the table per image).  ``progress`` is a tqdm-like bar of twice the images
+    (updated once per image's card found and once per image learned); ``on_progress(done,
+    total)`` a callback; ``left_out`` gets the paths of the
     photos left out (on the table, no card found in them)."""
     samples = Path(samples)
     if not samples.is_dir():
@@ -492,9 +501,13 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     if not shots:
         raise VisionInputError(f"{samples}: no images in SAMPLES/<card_id>/")
 
+    shown = 0
+
     def step(done: int, total: int) -> None:
+        nonlocal shown
         if progress is not None:
-            progress.update(1)
+            progress.update(done - shown)
+        shown = done
         if on_progress is not None:
             on_progress(done, total)
 

@@ -42,10 +42,11 @@ class Cards:
 
     #: No empty-table photo: a card's outline is found on any table.
     wants_table = False
-    #: The made-up shots of each photo are a third to a half of the time; fitting the
-    #: discriminant and the leave-one-out check the rest (bench_enroll_box.py --kind cards:
-    #: the last step at 13.0 of 37.0 s, 10.7 of 21.3 s).
-    progress_share = 0.4
+    #: Finding each photo's card and making its made-up shots (a step each) are most of the
+    #: time; fitting the discriminant and the leave-one-out check the rest
+    #: (bench_enroll_box.py --kind cards: the last step at 13.6 of 17.1 s; the first at 0.0 s,
+    #: 7.3 s before the finding pass had steps of its own).
+    progress_share = 0.8
 
     def find(self, frame: np.ndarray, background: np.ndarray | None) -> np.ndarray | None:
         """The corners of the largest card in ``frame`` (None: no card, or it leaves the frame)."""
