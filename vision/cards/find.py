@@ -251,11 +251,11 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
 
 #: Degrees a card's corner may be off a right angle (a card seen from nearly above).
 SQUARE = 16.0
-#: Leeway on the enrolled side ratio, at half the frame's width from its centre and beyond, for
-#: an outline where no card was found: a wide lens's barrel or pincushion bends a card's shape
-#: there (on a made-up camera with k1 = 0.1 its side ratio is off by up to 0.21).  Given to all
-#: outlines, it let a quad with one corner off win over the card's own (nested outlines keep
-#: the largest).
+#: Leeway on the enrolled side ratio, at half the frame's width from its centre and beyond: a
+#: wide lens's barrel or pincushion bends a card's shape there (on a made-up camera with
+#: k1 = 0.1 its side ratio is off by up to 0.21).  A quad that fits only with it gives way to a
+#: nested one that fits without it (:data:`OUTDONE`): else a quad with one corner off won over
+#: the card's own (nested outlines keep the largest).
 RATIO_OFF_CENTRE = 0.08
 #: Overlap (intersection over union) past which two quads are one card's, and how much
 #: less well (:func:`_support`) the one with the lens's leeway must follow the image's edges to
