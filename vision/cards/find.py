@@ -111,18 +111,24 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         if 5 <= keep.sum() < len(sel):
             vx, vy, x0, y0 = cv2.fitLine(sel[keep], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines[i] = (vx, vy, x0, y0)
-    # corner i = intersection of side i-1 and side i
+    out = corners_of(lines)
+    if out is None or np.abs(out - quad).max() > 0.1 * np.sqrt(cv2.contourArea(quad)):
+        return quad
+    return out
+
+
+def corners_of(lines: np.ndarray) -> np.ndarray | None:
+    """The corners (4x2 float32) of the quad whose side i lies on ``lines[i]`` (vx, vy, x0,
+    y0, as ``cv2.fitLine`` gives them): corner i where sides i-1 and i meet; None when two
+    neighbouring sides are parallel."""
     u, p = lines[_PREV, :2], lines[_PREV, 2:]
     v, q = lines[:, :2], lines[:, 2:]
     det = -u[:, 0] * v[:, 1] + v[:, 0] * u[:, 1]
     if np.abs(det).min() < 1e-6:
-        return quad
+        return None
     r = q - p
     s = (-r[:, 0] * v[:, 1] + v[:, 0] * r[:, 1]) / det
-    out = (p + s[:, None] * u).astype(np.float32)
-    if np.abs(out - quad).max() > 0.1 * np.sqrt(cv2.contourArea(quad)):
-        return quad
-    return out
+    return (p + s[:, None] * u).astype(np.float32)
 
 
 def offset(quad: np.ndarray, d: float) -> np.ndarray:

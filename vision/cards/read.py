@@ -260,8 +260,8 @@ def card_in(image: np.ndarray) -> np.ndarray:
         return max(cards, key=lambda q: cv2.contourArea(q)) if cards else None
 
     found = find_cards(image, FindOptions(min_area=0.002, max_area=0.98))
-    if found and max(cv2.contourArea(q) for q in found) < 0.5 * w * h:
-        best = on_table(found, 0.5)
+    if found and max(cv2.contourArea(q) for q in found) < ON_THE_TABLE * w * h:
+        best = on_table(found, ON_THE_TABLE)
     else:
         # a frame-sized outline (a crop's edge, or a photo's dark vignette) hides what lies
         # inside it: a card far smaller than the photo, brighter than around it, is a card
@@ -383,6 +383,9 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     return model, check
 
 
+#: A card covering less than this share of its shot lies on the table in a photo of it (a
+#: tight crop's card fills its image).
+ON_THE_TABLE = 0.5
 #: A photo's card is looked for again, as what differs from the empty table, when it covers
 #: less than this share of what the median card does or its side ratio is off by more than
 #: :data:`AGAIN_RATIO` (a part of the card was found, or nothing).
@@ -401,10 +404,10 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     if not share:
         return found, shares
     ratio = _deck_ratio(found, shares)
-    placed = [img.shape for (_, img, _), a in zip(found, shares) if a < 0.5]
+    placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
     size = max(set(placed), key=placed.count)
     again = [i for i, ((_, img, corners), a) in enumerate(zip(found, shares)) if img.shape == size and not (
-        AGAIN_SHARE * share <= a < 0.5 and abs(side_ratio(corners) - ratio) <= AGAIN_RATIO)]
+        AGAIN_SHARE * share <= a < ON_THE_TABLE and abs(side_ratio(corners) - ratio) <= AGAIN_RATIO)]
     table = empty_table([img for _, img, _ in found if img.shape == size]) if again else None
     if table is None:
         return found, shares
@@ -425,7 +428,7 @@ def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[fl
     away from it: on a made-up camera the median over all photos was 0.676, over the central
     half 0.659, the cards' own 0.65)."""
     placed = [(float(np.hypot(*(c.mean(axis=0) - (img.shape[1] / 2, img.shape[0] / 2))) / img.shape[1]), c)
-              for (_, img, c), a in zip(found, shares) if a < 0.5]
+              for (_, img, c), a in zip(found, shares) if a < ON_THE_TABLE]
     if len(placed) < len(found) / 2:   # mostly tight crops
         return float(np.median([side_ratio(c) for _, _, c in found]))
     placed.sort(key=lambda t: t[0])
@@ -436,7 +439,7 @@ def _card_share(shares: list[float]) -> float:
     """The share of the frame one card covers, when most shots are photos of the card on the
     table (the box's own camera): the median over those; else 0 (tight crops say nothing of
     the camera)."""
-    on_table = [a for a in shares if a < 0.5]
+    on_table = [a for a in shares if a < ON_THE_TABLE]
     return float(np.median(on_table)) if len(on_table) >= 0.5 * len(shares) else 0.0
 
 
@@ -451,7 +454,7 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     # the whole image is (h - 1) x (w - 1) pixels of corners apart
     whole = [a * img.shape[0] * img.shape[1] >= 0.95 * (img.shape[0] - 1) * (img.shape[1] - 1)
              for a, (_, img, _) in zip(shares, found)]
-    on_table = [a < 0.5 for a in shares]      # a card found well inside the photo
+    on_table = [a < ON_THE_TABLE for a in shares]      # a card found well inside the photo
     table_sizes = {img.shape[:2] for (_, img, _), t in zip(found, on_table) if t}
     seen = {label for (label, _, _), t in zip(found, on_table) if t}
     return {i for i, ((label, img, _), w) in enumerate(zip(found, whole))

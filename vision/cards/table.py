@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .find import _NEXT, SIDE_SAMPLES, _line_strengths, order_corners
+from .find import _NEXT, SIDE_SAMPLES, _line_strengths, corners_of, order_corners
 
 #: The table is kept, and compared, at this width (the finder's own work width).
 TABLE_W = 640
@@ -81,7 +81,11 @@ def differing(image: np.ndarray, table: np.ndarray) -> np.ndarray | None:
     """Where ``image`` differs from the empty ``table`` (uint8 mask at the table's size); None
     when the image is not of that table through that camera (another size, or most of it
     differs: the camera was moved)."""
-    shot, _ = _work(image)
+    return _differing(_work(image)[0], table)
+
+
+def _differing(shot: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+    """:func:`differing` of a frame already at the table's width (:func:`_work`)."""
     if shot.shape != table.shape:
         return None
     empty = table.astype(np.float32)
@@ -166,11 +170,11 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
     ``table``, each the card-sized rectangle round its region whose sides run best along the
     image's edges; ``card_share`` and ``ratio``: one card's share of the frame and its short
     over long side.  ``mask``: the regions where cards may be (default: all that differs)."""
+    small, s = _work(image)
     if mask is None:
-        mask = differing(image, table)
+        mask = _differing(small, table)
         if mask is None:
             return []
-    small, s = _work(image)
     gray = cv2.GaussianBlur(cv2.cvtColor(small.astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
     gx, gy = cv2.spatialGradient(gray)
     area = card_share * gray.shape[0] * gray.shape[1]
@@ -233,16 +237,16 @@ def _refit_sides(quad: np.ndarray, image: np.ndarray) -> np.ndarray:
     lines = np.empty((4, 4))
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
-        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        length = max(float(np.linalg.norm(b - a)), 1e-9)
+        u = (b - a) / length
         n = np.array([-u[1], u[0]])
         rel = pts - a
-        t = rel @ u / max(float(np.linalg.norm(b - a)), 1e-9)
+        t = rel @ u / length
         dist = rel @ n
         across = np.abs(g @ n) >= np.cos(np.radians(REFIT_TURN))
         near = (t > 0.08) & (t < 0.92) & (np.abs(dist) <= REFIT_REACH) & across
-        # the card's own edge is the outermost line of edge pixels along the side (dist < 0 is
-        # outside: corners run clockwise; its art's
-        # frame runs a few pixels inside it)
+        # the card's own edge is the outermost line of edge pixels along the side (its art's
+        # frame runs a few pixels inside it); dist < 0 is outside, the corners run clockwise
         hist = np.bincount(np.rint(dist[near] + REFIT_REACH).astype(int), minlength=int(2 * REFIT_REACH) + 1)
         lines_at = [k for k in range(len(hist)) if hist[max(k - 1, 0):k + 2].sum() >= REFIT_LEAST]
         sel = pts[near & (np.abs(dist - (lines_at[0] - REFIT_REACH)) <= 1.5)] if lines_at else pts[:0]
@@ -251,15 +255,7 @@ def _refit_sides(quad: np.ndarray, image: np.ndarray) -> np.ndarray:
             lines[i] = (vx, vy, px, py)
         else:
             lines[i] = (u[0], u[1], a[0], a[1])
-    out = np.empty((4, 2), np.float32)
-    for i in range(4):   # corner i: sides i-1 and i
-        (ux, uy, px, py), (vx, vy, qx, qy) = lines[i - 1], lines[i]
-        det = -ux * vy + vx * uy
-        if abs(det) < 1e-9:
-            return quad
-        r = (qx - px, qy - py)
-        k = (-r[0] * vy + vx * r[1]) / det
-        out[i] = (px + k * ux, py + k * uy)
-    if np.abs(out - quad).max() > 3 * REFIT_REACH:
+    out = corners_of(lines)
+    if out is None or np.abs(out - quad).max() > 3 * REFIT_REACH:
         return quad
     return out
