@@ -313,6 +313,11 @@ SIDE_SAMPLES = np.linspace(0.1, 0.9, 16, dtype=np.float32)
 
 def _sides_seen(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> bool:
     """Whether every side of ``q`` runs along an edge of the image (see :data:`SIDE_RIDGE`)."""
+    return bool(_seen_sides(q, gx, gy).all())
+
+
+def _seen_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """Which sides of ``q`` (4 booleans, side i from corner i) run along an edge of the image."""
     a, b = q.astype(np.float32), q[_NEXT].astype(np.float32)
     u = b - a
     u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
@@ -323,7 +328,7 @@ def _sides_seen(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> bool:
     on, left, right = np.median(g, axis=1).reshape(3, 4)
     ridge = on >= SIDE_RIDGE * np.minimum(left, right) + 4.0
     strong = on >= SIDE_STRONG * float(on.max())
-    return bool((ridge | strong).all())
+    return ridge | strong
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
@@ -363,23 +368,25 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
 
     half_w, half_h = gray.shape[1] / 2, gray.shape[0] / 2
 
-    def fits(q: np.ndarray, leeway: bool = False) -> bool:
+    def fits(q: np.ndarray, leeway: bool = False, sides: bool = True) -> bool:
         ratio = side_ratio(q)
         slack = 0.0
         if leeway:  # off the frame's centre a wide lens bends a card's shape: more leeway there
             cx, cy = q.mean(axis=0).tolist()
             off = min(1.0, ((cx - half_w) ** 2 + (cy - half_h) ** 2) / (half_w * half_w))
             slack = RATIO_OFF_CENTRE * off
-        return (_square_enough(q) and _sides_seen(q, gx, gy) and options.min_ratio <= ratio <= options.max_ratio
+        return (_square_enough(q) and (not sides or _sides_seen(q, gx, gy)) and options.min_ratio <= ratio <= options.max_ratio
                 and cv2.contourArea(q) >= options.min_area * frame_area
                 and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance + slack))
 
     strict: dict[int, bool] = {}
+    shaped: dict[int, np.ndarray] = {}
 
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
             _, q, contour, grow = found[i]
             q = _snap_out(order_corners(_grow(_refine(q, contour), grow)), gx, gy)
+            shaped[i] = q
             strict[i] = fits(q)
             refined[i] = q if strict[i] or (options.ratio is not None and fits(q, leeway=True)) else None
         return refined[i]
@@ -428,6 +435,9 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if not big:
             break
         banned |= big
+    if options.ratio is not None and kept:
+        against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy)
+        kept = [k for j, k in enumerate(kept) if j not in parts] + against
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
     kept += _split_pairs(pairs, kept, options)
     if options.ratio is not None:  # only a reader that knows its cards' shape
@@ -435,6 +445,62 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         kept = [half for q in kept for half in _split_seam(q, gx, gy, options)]
     return [k / scale for k in kept]
+
+
+#: Two cards lying against each other found nowhere else: their size against the frame's
+#: cards', and how much of one the other may cover.
+AGAINST_SIZE = (0.6, 1.4)
+AGAINST_COVERED = 0.25
+#: A card found before that is at most this share of such a card, inside it, is a part of it.
+AGAINST_PART = 0.7
+#: How far (in card sizes) from the other card each unseen side's middle may lie.
+AGAINST_REACH = 0.05
+
+
+def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray | None], banned: set[int],
+                   kept: list[np.ndarray], fits: Callable[..., bool], gx: np.ndarray,
+                   gy: np.ndarray) -> tuple[list[np.ndarray], set[int]]:
+    """Two cards lying against each other, or one a little over the other, where no card was
+    found: two outlines of a card's shape and size, each with three sides along edges of the
+    image and the fourth against the other's fourth (a card's white border on or beside
+    another white card leaves only a faint edge).  Returns them, and which of ``kept`` were
+    parts of them (a card's art, found where its whole outline was not)."""
+    card_area = float(np.median([cv2.contourArea(k) for k in kept]))
+    lo, hi = AGAINST_SIZE[0] * card_area, AGAINST_SIZE[1] * card_area
+    reach = AGAINST_REACH * math.sqrt(card_area)
+    # outlines of a card's shape and size with one side unseen: (quad, area, that side's middle)
+    halves: list[tuple[np.ndarray, float, tuple[float, float]]] = []
+    for i, q in shaped.items():
+        if i in banned or refined.get(i) is not None:
+            continue
+        area = float(cv2.contourArea(q))
+        if not lo <= area <= hi or not fits(q, sides=False):
+            continue
+        seen = _seen_sides(q, gx, gy)
+        if int(seen.sum()) == 3:
+            k = int(np.argmin(seen))
+            mid = (q[k] + q[(k + 1) % 4]) / 2
+            halves.append((q, area, (float(mid[0]), float(mid[1]))))
+    out: list[np.ndarray] = []
+    parts: set[int] = set()
+    for a, (q, area, mid) in enumerate(halves):
+        if not any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
+                   and float(cv2.intersectConvexConvex(q, o)[0]) <= AGAINST_COVERED * min(area, other_area)
+                   for b, (o, other_area, other_mid) in enumerate(halves) if b != a):
+            continue
+        centre = tuple(float(v) for v in q.mean(axis=0))
+        # a card found only in part (its art, where the whole outline was not seen) gives way
+        inner = {j for j, o in enumerate(kept)
+                 if cv2.contourArea(o) <= AGAINST_PART * area
+                 and float(cv2.intersectConvexConvex(q, o.astype(np.float32))[0]) >= 0.9 * cv2.contourArea(o)}
+        others = [o for j, o in enumerate(kept) if j not in inner] + out
+        if any(cv2.pointPolygonTest(o, centre, False) >= 0 for o in others):
+            continue
+        if any(float(cv2.intersectConvexConvex(q, o.astype(np.float32))[0]) > AGAINST_COVERED * area for o in others):
+            continue
+        out.append(q)
+        parts |= inner
+    return out, parts
 
 
 #: Points sampled along a possible seam between two cards, and the share of them that must
