@@ -443,7 +443,10 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     if options.ratio is not None:  # only a reader that knows its cards' shape
         kept = _split_touching(blobs, kept, fits, gx, gy)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
-        kept = [half for q in kept for half in _split_seam(q, gx, gy, options)]
+        areas = [float(cv2.contourArea(k)) for k in kept]
+        kept = [half for i, q in enumerate(kept)
+                for half in _split_seam(q, gx, gy, options, paired=len(kept) > 1 and areas[i] >= SEAM_PAIR * float(
+                    np.median([a for j, a in enumerate(areas) if j != i])))]
     return [k / scale for k in kept]
 
 
@@ -508,6 +511,13 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
 SEAM_SAMPLES = 40
 SEAM_SHARE = 0.85
 SEAM_STRENGTH = 0.45
+#: How far (a share of the long side) the seam's two ends may lie apart along it: two cards
+#: side by side, turned a little from each other.
+SEAM_LEAN = 0.04
+#: A quad at least this many times the size of the frame's other cards (their median) may be
+#: two cards (a wide lens makes a card near the frame's corners up to 1.4 times one at its
+#: centre).
+SEAM_PAIR = 1.6
 
 
 def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -526,11 +536,15 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     return g.max(axis=0)
 
 
-def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions) -> list[np.ndarray]:
+def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
+                paired: bool = False) -> list[np.ndarray]:
     """Two cards lying long side to long side, level with each other, make one quad of a
     card's own proportions (two portraits side by side are a landscape of nearly the same
     ratio).  What gives them away is the seam: a straight edge from one long side's middle to
     the other's, as strong as the outline along nearly its whole length, with each half a card.
+    A quad the size of two of the frame's other cards (``paired``) is cut along a fainter seam
+    too (two white borders side by side make only a thin line, darker than both): a line along
+    nearly its whole length, with each half nearer a card's shape than the whole.
     Returns the two halves, or the quad alone (as it came)."""
     given = q
     q = order_corners(q)
@@ -538,25 +552,39 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
     if d[0] + d[2] < d[1] + d[3]:
         q = q[_NEXT]  # make 0-1 and 3-2 the long sides
     t = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
-    fs = np.linspace(0.44, 0.56, 7, dtype=np.float32)[:, None]
-    starts = np.concatenate([q, q[0] + fs * (q[1] - q[0])])
-    ends = np.concatenate([q[_NEXT], q[3] + fs * (q[2] - q[3])])
-    g = _line_strengths(gx, gy, starts.astype(np.float32), ends.astype(np.float32), t)
+    # the seam may lean a little: its two ends anywhere near the long sides' middles
+    f = np.linspace(0.44 - SEAM_LEAN, 0.56 + SEAM_LEAN, 7 + 4 * round(SEAM_LEAN / 0.02), dtype=np.float32)
+    f0, f1 = (a.ravel()[:, None] for a in np.meshgrid(f, f, indexing="ij"))
+    keep = (np.abs(f0 - f1) <= SEAM_LEAN + 1e-6).ravel()
+    f0, f1 = f0[keep], f1[keep]
+    a, b = q[0] + f0 * (q[1] - q[0]), q[3] + f1 * (q[2] - q[3])
+    g = _line_strengths(gx, gy, np.concatenate([q, a]).astype(np.float32),
+                        np.concatenate([q[_NEXT], b]).astype(np.float32), t)
     base = float(np.median(g[:4]))
     if base <= 0:
         return [given]
     shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
     k = int(np.argmax(shares))
-    best = (float(shares[k]), float(fs[k, 0]))
-    if best[0] < SEAM_SHARE:
+    faint = float(shares[k]) < SEAM_SHARE
+    if faint and paired:
+        u = b - a
+        u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
+        n = np.stack([-u[:, 1], u[:, 0]], axis=1) * np.float32(RIDGE_REACH)
+        beside = _line_strengths(gx, gy, np.concatenate([a + n, a - n]).astype(np.float32),
+                                 np.concatenate([b + n, b - n]).astype(np.float32), t)
+        lines = g[4:] >= SIDE_RIDGE * np.minimum(beside[:len(a)], beside[len(a):]) + 4.0
+        shares = lines.mean(axis=1)
+        k = int(np.argmax(shares))
+    if float(shares[k]) < SEAM_SHARE:
         return [given]
-    f = best[1]
-    m01, m32 = q[0] + f * (q[1] - q[0]), q[3] + f * (q[2] - q[3])
+    m01, m32 = a[k], b[k]
     halves = [order_corners(np.array(h, np.float32)) for h in ([q[0], m01, m32, q[3]], [m01, q[1], q[2], m32])]
     for half in halves:
         r = side_ratio(half)
         if not options.min_ratio <= r <= options.max_ratio or \
                 (options.ratio is not None and abs(r - options.ratio) > options.ratio_tolerance):
+            return [given]
+        if faint and options.ratio is not None and abs(r - options.ratio) >= abs(side_ratio(q) - options.ratio):
             return [given]
     return halves
 
