@@ -443,10 +443,10 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     if options.ratio is not None:  # only a reader that knows its cards' shape
         kept = _split_touching(blobs, kept, fits, gx, gy)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
-        areas = [float(cv2.contourArea(k)) for k in kept]
+        sizes = [float(cv2.contourArea(k)) for k in kept]
         kept = [half for i, q in enumerate(kept)
-                for half in _split_seam(q, gx, gy, options, paired=len(kept) > 1 and areas[i] >= SEAM_PAIR * float(
-                    np.median([a for j, a in enumerate(areas) if j != i])))]
+                for half in _split_seam(q, gx, gy, options, paired=len(kept) > 1 and sizes[i] >= SEAM_PAIR * float(
+                    np.median([a for j, a in enumerate(sizes) if j != i])))]
     return [k / scale for k in kept]
 
 
@@ -563,8 +563,10 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
     base = float(np.median(g[:4]))
     if base <= 0:
         return [given]
+    strength = np.median(g[4:], axis=1) / base
     shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
-    k = int(np.argmax(shares))
+    # of lines seen as far along, the strongest (a seam leaning across it is weaker)
+    k = int(np.argmax(shares + 1e-3 * strength))
     faint = float(shares[k]) < SEAM_SHARE
     if faint and paired:
         u = b - a
@@ -574,7 +576,7 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
                                  np.concatenate([b + n, b - n]).astype(np.float32), t)
         lines = g[4:] >= SIDE_RIDGE * np.minimum(beside[:len(a)], beside[len(a):]) + 4.0
         shares = lines.mean(axis=1)
-        k = int(np.argmax(shares))
+        k = int(np.argmax(shares + 1e-3 * strength))
     if float(shares[k]) < SEAM_SHARE:
         return [given]
     m01, m32 = a[k], b[k]
