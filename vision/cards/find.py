@@ -427,14 +427,26 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             kept_i.append(i)
             kept.append(fq)
         # two cards touching along a side can make one bigger quad: drop it, look again
-        if len(kept) < 3:
+        seamed: set[int] = set()
+        if options.ratio is not None:
+            # a quad of two cards' size cut across by a seam into two halves that are not cards
+            # is not one card either (two cards slid along each other, less their title bands);
+            # nor are the other outlines of that region (nearly as large, round its centre)
+            sizes = [float(cv2.contourArea(k)) for k in kept]
+            for n, k in enumerate(kept):
+                if len(kept) > 1 and sizes[n] >= SEAM_PAIR * float(np.median(sizes[:n] + sizes[n + 1:])):
+                    halves, seam = _seam(k, gx, gy, options, paired=True)
+                    if halves is None and seam:
+                        seamed |= {j for j, f in enumerate(found) if cv2.contourArea(f[1]) >= ALIKE * sizes[n]
+                                   and cv2.pointPolygonTest(k, centres[j], False) >= 0}
+        big: set[int] = set()
+        if len(kept) >= 3:
+            areas = np.array([cv2.contourArea(k) for k in kept])
+            limit = 1.65 * float(np.median(areas))
+            big = {i for i, a in zip(kept_i, areas) if a > limit}
+        if not big and not seamed:
             break
-        areas = np.array([cv2.contourArea(k) for k in kept])
-        limit = 1.65 * float(np.median(areas))
-        big = {i for i, a in zip(kept_i, areas) if a > limit}
-        if not big:
-            break
-        banned |= big
+        banned |= big | seamed
     if options.ratio is not None and kept:
         against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy)
         kept = [k for j, k in enumerate(kept) if j not in parts] + against
@@ -518,6 +530,9 @@ SEAM_LEAN = 0.04
 #: two cards (a wide lens makes a card near the frame's corners up to 1.4 times one at its
 #: centre).
 SEAM_PAIR = 1.6
+#: An outline round a quad's centre at least this share of its size is another outline of the
+#: same region.
+ALIKE = 0.8
 
 
 def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -538,6 +553,12 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
 
 def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
                 paired: bool = False) -> list[np.ndarray]:
+    """``q`` cut in two along a seam between two cards (see :func:`_seam`), or ``q`` alone."""
+    return _seam(q, gx, gy, options, paired)[0] or [q]
+
+
+def _seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
+          paired: bool = False) -> tuple[list[np.ndarray] | None, str]:
     """Two cards lying long side to long side, level with each other, make one quad of a
     card's own proportions (two portraits side by side are a landscape of nearly the same
     ratio).  What gives them away is the seam: a straight edge from one long side's middle to
@@ -545,8 +566,8 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
     A quad the size of two of the frame's other cards (``paired``) is cut along a fainter seam
     too (two white borders side by side make only a thin line, darker than both): a line along
     nearly its whole length, with each half nearer a card's shape than the whole.
-    Returns the two halves, or the quad alone (as it came)."""
-    given = q
+    Returns the two halves (or None), and the seam seen: "strong" (as strong as the outline),
+    "faint" (a fainter line, looked for in a quad of two cards' size) or "" (none)."""
     q = order_corners(q)
     d = np.sqrt(((q - q[_NEXT]) ** 2).sum(axis=1))
     if d[0] + d[2] < d[1] + d[3]:
@@ -562,7 +583,7 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
                         np.concatenate([q[_NEXT], b]).astype(np.float32), t)
     base = float(np.median(g[:4]))
     if base <= 0:
-        return [given]
+        return None, ""
     strength = np.median(g[4:], axis=1) / base
     shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
     # of lines seen as far along, the strongest (a seam leaning across it is weaker)
@@ -578,17 +599,18 @@ def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOpti
         shares = lines.mean(axis=1)
         k = int(np.argmax(shares + 1e-3 * strength))
     if float(shares[k]) < SEAM_SHARE:
-        return [given]
+        return None, ""
+    seen = "faint" if faint else "strong"
     m01, m32 = a[k], b[k]
     halves = [order_corners(np.array(h, np.float32)) for h in ([q[0], m01, m32, q[3]], [m01, q[1], q[2], m32])]
     for half in halves:
         r = side_ratio(half)
         if not options.min_ratio <= r <= options.max_ratio or \
                 (options.ratio is not None and abs(r - options.ratio) > options.ratio_tolerance):
-            return [given]
+            return None, seen
         if faint and options.ratio is not None and abs(r - options.ratio) >= abs(side_ratio(q) - options.ratio):
-            return [given]
-    return halves
+            return None, seen
+    return halves, seen
 
 
 def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -> np.ndarray:
