@@ -523,8 +523,8 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
 SEAM_SAMPLES = 40
 SEAM_SHARE = 0.85
 SEAM_STRENGTH = 0.45
-#: How far (a share of the long side) the seam's two ends may lie apart along it: two cards
-#: side by side, turned a little from each other.
+#: How far (a share of the long side) the seam's two ends may lie apart along it, in a quad of
+#: two cards' size: two cards side by side, turned a little from each other.
 SEAM_LEAN = 0.04
 #: A quad at least this many times the size of the frame's other cards (their median) may be
 #: two cards (a wide lens makes a card near the frame's corners up to 1.4 times one at its
@@ -573,10 +573,12 @@ def _seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
     if d[0] + d[2] < d[1] + d[3]:
         q = q[_NEXT]  # make 0-1 and 3-2 the long sides
     t = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
-    # the seam may lean a little: its two ends anywhere near the long sides' middles
-    f = np.linspace(0.44 - SEAM_LEAN, 0.56 + SEAM_LEAN, 7 + 4 * round(SEAM_LEAN / 0.02), dtype=np.float32)
+    # in a quad of two cards' size the seam may lean a little: its two ends anywhere near the
+    # long sides' middles
+    lean = SEAM_LEAN if paired else 0.0
+    f = np.linspace(0.44 - lean, 0.56 + lean, 7 + 4 * round(lean / 0.02), dtype=np.float32)
     f0, f1 = (a.ravel()[:, None] for a in np.meshgrid(f, f, indexing="ij"))
-    keep = (np.abs(f0 - f1) <= SEAM_LEAN + 1e-6).ravel()
+    keep = (np.abs(f0 - f1) <= lean + 1e-6).ravel()
     f0, f1 = f0[keep], f1[keep]
     a, b = q[0] + f0 * (q[1] - q[0]), q[3] + f1 * (q[2] - q[3])
     g = _line_strengths(gx, gy, np.concatenate([q, a]).astype(np.float32),
