@@ -38,6 +38,9 @@ class FindOptions:
     #: Expected short/long side ratio from enrollment (None: any in the range).
     ratio: float | None = None
     ratio_tolerance: float = 0.14
+    #: One card's share of the frame in the enrollment photos, taken on the table with the
+    #: same camera (None: not known).  It tells a card's size where the frame has few others.
+    card_share: float | None = None
 
 
 _FOUR = np.arange(4)
@@ -381,6 +384,14 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
 
     strict: dict[int, bool] = {}
     shaped: dict[int, np.ndarray] = {}
+    enrolled = options.card_share * frame_area if options.card_share else None
+
+    def card_size(quads: list[np.ndarray]) -> float | None:
+        """One card's size: the median of ``quads`` (the cards found) when there are three or
+        more or the enrolled size is not known, else the enrolled size."""
+        if len(quads) >= 3 or (enrolled is None and quads):
+            return float(np.median([cv2.contourArea(k) for k in quads]))
+        return enrolled
 
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
@@ -434,31 +445,35 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             # nor are the other outlines of that region (nearly as large, round its centre)
             sizes = [float(cv2.contourArea(k)) for k in kept]
             for n, k in enumerate(kept):
-                if len(kept) > 1 and sizes[n] >= SEAM_PAIR * float(np.median(sizes[:n] + sizes[n + 1:])):
+                one = card_size(kept[:n] + kept[n + 1:])
+                if one is not None and sizes[n] >= SEAM_PAIR * one:
                     halves, seam = _seam(k, gx, gy, options, paired=True)
                     if halves is None and seam:
                         seamed |= {j for j, f in enumerate(found) if cv2.contourArea(f[1]) >= ALIKE * sizes[n]
                                    and cv2.pointPolygonTest(k, centres[j], False) >= 0}
         big: set[int] = set()
-        if len(kept) >= 3:
-            areas = np.array([cv2.contourArea(k) for k in kept])
-            limit = 1.65 * float(np.median(areas))
-            big = {i for i, a in zip(kept_i, areas) if a > limit}
+        one = card_size(kept)
+        if one is not None and (len(kept) >= 3 or enrolled is not None):
+            big = {i for i, k in zip(kept_i, kept) if cv2.contourArea(k) > 1.65 * one}
         if not big and not seamed:
             break
         banned |= big | seamed
-    if options.ratio is not None and kept:
-        against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy)
+    one = card_size(kept)
+    if options.ratio is not None and one is not None:
+        against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one)
         kept = [k for j, k in enumerate(kept) if j not in parts] + against
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
-    kept += _split_pairs(pairs, kept, options)
-    if options.ratio is not None:  # only a reader that knows its cards' shape
-        kept = _split_touching(blobs, kept, fits, gx, gy)
+    one = card_size(kept)
+    if one is not None:
+        kept += _split_pairs(pairs, kept, options, one)
+    one = card_size(kept)
+    if options.ratio is not None and one is not None:  # only a reader that knows its cards' shape
+        kept = _split_touching(blobs, kept, fits, gx, gy, one, options.ratio)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         sizes = [float(cv2.contourArea(k)) for k in kept]
-        kept = [half for i, q in enumerate(kept)
-                for half in _split_seam(q, gx, gy, options, paired=len(kept) > 1 and sizes[i] >= SEAM_PAIR * float(
-                    np.median([a for j, a in enumerate(sizes) if j != i])))]
+        ones = [card_size(kept[:i] + kept[i + 1:]) for i in range(len(kept))]
+        kept = [half for i, q in enumerate(kept) for half in _split_seam(
+            q, gx, gy, options, paired=ones[i] is not None and sizes[i] >= SEAM_PAIR * float(ones[i] or 0.0))]
     return [k / scale for k in kept]
 
 
@@ -474,13 +489,12 @@ AGAINST_REACH = 0.05
 
 def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray | None], banned: set[int],
                    kept: list[np.ndarray], fits: Callable[..., bool], gx: np.ndarray,
-                   gy: np.ndarray) -> tuple[list[np.ndarray], set[int]]:
+                   gy: np.ndarray, card_area: float) -> tuple[list[np.ndarray], set[int]]:
     """Two cards lying against each other, or one a little over the other, where no card was
     found: two outlines of a card's shape and size, each with three sides along edges of the
     image and the fourth against the other's fourth (a card's white border on or beside
     another white card leaves only a faint edge).  Returns them, and which of ``kept`` were
     parts of them (a card's art, found where its whole outline was not)."""
-    card_area = float(np.median([cv2.contourArea(k) for k in kept]))
     lo, hi = AGAINST_SIZE[0] * card_area, AGAINST_SIZE[1] * card_area
     reach = AGAINST_REACH * math.sqrt(card_area)
     # outlines of a card's shape and size with one side unseen: (quad, area, that side's middle)
@@ -663,20 +677,17 @@ def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[f
 
 
 def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Callable[[np.ndarray], bool],
-                    gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+                    gx: np.ndarray, gy: np.ndarray, card_area: float, card_ratio: float) -> list[np.ndarray]:
     """``kept`` with two cards lying side by side and touching told apart.  Slid along each
     other, they make one bright region that no quad fits (or, slid a little, one quad twice a
     card's size).  The region is cut across, one card's width (or length) from either end or
     in the middle; each part's rectangle, its sides snapped onto the edges, is a card when
     both parts pass every check a card does (``fits``).  Regions holding a card of a card's
     size found already are left alone."""
-    if not kept:
-        return kept
     areas = [cv2.contourArea(k) for k in kept]
-    card_area = float(np.median(areas))
     out: list[np.ndarray] = []
     gone: set[int] = set()
-    ratio = float(np.median([side_ratio(k) for k in kept]))
+    ratio = float(np.median([side_ratio(k) for k in kept])) if kept else card_ratio
     short, long_ = math.sqrt(card_area * ratio), math.sqrt(card_area / ratio)
     for region, inside in _pair_regions(blobs, kept, areas, card_area):
         if any(cv2.pointPolygonTest(region, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
@@ -724,12 +735,12 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
     return [k for i, k in enumerate(kept) if i not in gone] + out
 
 
-def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions) -> list[np.ndarray]:
+def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions,
+                 med: float) -> list[np.ndarray]:
     """Two cards lying long side to long side, found only as one quad about twice a card's
-    size: cut it in two across its long sides (where nothing else was found)."""
-    if not big or not kept:
+    size (``med``): cut it in two across its long sides (where nothing else was found)."""
+    if not big:
         return []
-    med = float(np.median([cv2.contourArea(k) for k in kept]))
     out: list[np.ndarray] = []
     for q in big:
         if not 1.7 <= cv2.contourArea(q) / med <= 2.4:

@@ -73,7 +73,7 @@ class CardReader:
         self.model = model
         self.cards = model.cards
         self.size = feature_size(model.ratio)
-        self.options = FindOptions(ratio=model.ratio)
+        self.options = FindOptions(ratio=model.ratio, card_share=model.card_share or None)
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
