@@ -281,10 +281,20 @@ def _support(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
     return float(np.percentile(g, 25, axis=1).min())
 
 
+def _common(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads have in common."""
+    return float(cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0])
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads."""
-    inter = float(cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0])
+    inter = _common(a, b)
     return inter / max(float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter, 1e-9)
+
+
+def _sizes(quads: list[np.ndarray]) -> list[float]:
+    """The area of each quad."""
+    return [float(cv2.contourArea(q)) for q in quads]
 
 
 def _square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
@@ -386,12 +396,17 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     shaped: dict[int, np.ndarray] = {}
     enrolled = options.card_share * frame_area if options.card_share else None
 
-    def card_size(quads: list[np.ndarray]) -> float | None:
-        """One card's size: the median of ``quads`` (the cards found) when there are three or
-        more or the enrolled size is not known, else the enrolled size."""
-        if len(quads) >= 3 or (enrolled is None and quads):
-            return float(np.median([cv2.contourArea(k) for k in quads]))
+    def card_size(sizes: list[float]) -> float | None:
+        """One card's size: the median of ``sizes`` (of the cards found) when there are three
+        or more or the enrolled size is not known, else the enrolled size."""
+        if len(sizes) >= 3 or (enrolled is None and sizes):
+            return float(np.median(sizes))
         return enrolled
+
+    def two_cards(sizes: list[float], n: int) -> bool:
+        """Whether the n-th of the cards found (``sizes``) is the size of two of the others."""
+        one = card_size(sizes[:n] + sizes[n + 1:])
+        return one is not None and sizes[n] >= SEAM_PAIR * one
 
     def final(i: int) -> np.ndarray | None:
         if i not in refined:
@@ -443,37 +458,35 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             # a quad of two cards' size cut across by a seam into two halves that are not cards
             # is not one card either (two cards slid along each other, less their title bands);
             # nor are the other outlines of that region (nearly as large, round its centre)
-            sizes = [float(cv2.contourArea(k)) for k in kept]
+            sizes = _sizes(kept)
             for n, k in enumerate(kept):
-                one = card_size(kept[:n] + kept[n + 1:])
-                if one is not None and sizes[n] >= SEAM_PAIR * one:
+                if two_cards(sizes, n):
                     halves, seam = _seam(k, gx, gy, options, paired=True)
                     if halves is None and seam:
                         seamed |= {j for j, f in enumerate(found) if cv2.contourArea(f[1]) >= ALIKE * sizes[n]
                                    and cv2.pointPolygonTest(k, centres[j], False) >= 0}
         big: set[int] = set()
-        one = card_size(kept)
+        one = card_size(_sizes(kept))
         if one is not None and (len(kept) >= 3 or enrolled is not None):
             big = {i for i, k in zip(kept_i, kept) if cv2.contourArea(k) > 1.65 * one}
         if not big and not seamed:
             break
         banned |= big | seamed
-    one = card_size(kept)
+    one = card_size(_sizes(kept))
     if options.ratio is not None and one is not None:
         against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one)
         kept = [k for j, k in enumerate(kept) if j not in parts] + against
     pairs = [q for q in (refined.get(i) for i in banned) if q is not None]
-    one = card_size(kept)
+    one = card_size(_sizes(kept))
     if one is not None:
         kept += _split_pairs(pairs, kept, options, one)
-    one = card_size(kept)
+    one = card_size(_sizes(kept))
     if options.ratio is not None and one is not None:  # only a reader that knows its cards' shape
         kept = _split_touching(blobs, kept, fits, gx, gy, one, options.ratio)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
-        sizes = [float(cv2.contourArea(k)) for k in kept]
-        ones = [card_size(kept[:i] + kept[i + 1:]) for i in range(len(kept))]
-        kept = [half for i, q in enumerate(kept) for half in _split_seam(
-            q, gx, gy, options, paired=ones[i] is not None and sizes[i] >= SEAM_PAIR * float(ones[i] or 0.0))]
+        sizes = _sizes(kept)
+        kept = [half for n, q in enumerate(kept)
+                for half in _split_seam(q, gx, gy, options, paired=two_cards(sizes, n))]
     return [k / scale for k in kept]
 
 
@@ -498,7 +511,7 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
     lo, hi = AGAINST_SIZE[0] * card_area, AGAINST_SIZE[1] * card_area
     reach = AGAINST_REACH * math.sqrt(card_area)
     # outlines of a card's shape and size with one side unseen: (quad, area, that side's middle)
-    halves: list[tuple[np.ndarray, float, tuple[float, float]]] = []
+    open_sided: list[tuple[np.ndarray, float, tuple[float, float]]] = []
     for i, q in shaped.items():
         if i in banned or refined.get(i) is not None:
             continue
@@ -509,23 +522,22 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
         if int(seen.sum()) == 3:
             k = int(np.argmin(seen))
             mid = (q[k] + q[(k + 1) % 4]) / 2
-            halves.append((q, area, (float(mid[0]), float(mid[1]))))
+            open_sided.append((q, area, (float(mid[0]), float(mid[1]))))
     out: list[np.ndarray] = []
     parts: set[int] = set()
-    for a, (q, area, mid) in enumerate(halves):
+    for a, (q, area, mid) in enumerate(open_sided):
         if not any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
-                   and float(cv2.intersectConvexConvex(q, o)[0]) <= AGAINST_COVERED * min(area, other_area)
-                   for b, (o, other_area, other_mid) in enumerate(halves) if b != a):
+                   and _common(q, o) <= AGAINST_COVERED * min(area, other_area)
+                   for b, (o, other_area, other_mid) in enumerate(open_sided) if b != a):
             continue
         centre = tuple(float(v) for v in q.mean(axis=0))
         # a card found only in part (its art, where the whole outline was not seen) gives way
         inner = {j for j, o in enumerate(kept)
-                 if cv2.contourArea(o) <= AGAINST_PART * area
-                 and float(cv2.intersectConvexConvex(q, o.astype(np.float32))[0]) >= 0.9 * cv2.contourArea(o)}
+                 if cv2.contourArea(o) <= AGAINST_PART * area and _common(q, o) >= 0.9 * cv2.contourArea(o)}
         others = [o for j, o in enumerate(kept) if j not in inner] + out
         if any(cv2.pointPolygonTest(o, centre, False) >= 0 for o in others):
             continue
-        if any(float(cv2.intersectConvexConvex(q, o.astype(np.float32))[0]) > AGAINST_COVERED * area for o in others):
+        if any(_common(q, o) > AGAINST_COVERED * area for o in others):
             continue
         out.append(q)
         parts |= inner
