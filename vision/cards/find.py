@@ -228,8 +228,11 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     out.extend((c, 0.0, 0.9) for c in contours)
     return out
 
-#: Weight of the fine outlines against the others (a little under the work frame's holes).
+#: Weight of the fine outlines against the others (a little under the work frame's holes),
+#: and how far they are grown (half a work-frame pixel: the outline's own width at full size;
+#: it also tells them from the other candidates).
 FINE_BASE = 0.93
+FINE_GROW = 0.5
 
 
 def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tuple[np.ndarray, float, float]]:
@@ -254,9 +257,14 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
         if lo <= a <= hi:
             # back to the work frame; densely enough for the outline-length test
             pts = (c.reshape(-1, 2).astype(np.float32) * scale)
-            out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), 0.5, FINE_BASE))
+            out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), FINE_GROW, FINE_BASE))
     return out
 
+
+#: An outline covering less than this share of what one card covered in the enrollment photos
+#: is a part of a card.  A wide lens makes cards at the frame's edge some 0.75 of one at its
+#: centre; the parts found (half an art panel) are 0.3-0.5.
+PART_OF_CARD = 0.55
 
 #: Degrees a card's corner may be off a right angle (a card seen from nearly above).
 SQUARE = 16.0
@@ -398,7 +406,12 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
 
     def card_size(sizes: list[float]) -> float | None:
         """One card's size: the median of ``sizes`` (of the cards found) when there are three
-        or more or the enrolled size is not known, else the enrolled size."""
+        or more or the enrolled size is not known, else the enrolled size.  Where the enrolled
+        size is known, outlines far smaller than it (:data:`PART_OF_CARD`: a card's art panel
+        found alone) are no cards: else, on a table where many cards were found only in part,
+        the whole cards looked twice a card's size and were dropped as pairs."""
+        if enrolled is not None:
+            sizes = [a for a in sizes if a >= PART_OF_CARD * enrolled]
         if len(sizes) >= 3 or (enrolled is None and sizes):
             return float(np.median(sizes))
         return enrolled
@@ -483,6 +496,12 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     one = card_size(_sizes(kept))
     if options.ratio is not None and one is not None:  # only a reader that knows its cards' shape
         kept = _split_touching(blobs, kept, fits, gx, gy, one, options.ratio)
+        if enrolled is not None:
+            # last, where nothing else was found: a card whose fourth side is faint on its own
+            # (a white border on a white stripe), closed round at full size
+            fine = {i for i, f in enumerate(found) if f[3] == FINE_GROW}
+            alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one, fine)
+            kept = [k for j, k in enumerate(kept) if j not in parts] + alone
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         sizes = _sizes(kept)
         kept = [half for n, q in enumerate(kept)
@@ -502,16 +521,21 @@ AGAINST_REACH = 0.05
 
 def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray | None], banned: set[int],
                    kept: list[np.ndarray], fits: Callable[..., bool], gx: np.ndarray,
-                   gy: np.ndarray, card_area: float) -> tuple[list[np.ndarray], set[int]]:
+                   gy: np.ndarray, card_area: float, alone: frozenset[int] | set[int] = frozenset()
+                   ) -> tuple[list[np.ndarray], set[int]]:
     """Two cards lying against each other, or one a little over the other, where no card was
     found: two outlines of a card's shape and size, each with three sides along edges of the
     image and the fourth against the other's fourth (a card's white border on or beside
     another white card leaves only a faint edge).  Returns them, and which of ``kept`` were
-    parts of them (a card's art, found where its whole outline was not)."""
+    parts of them (a card's art, found where its whole outline was not).
+
+    The outlines in ``alone`` (indices into ``shaped``) need no other card against them: a
+    ring the edge map closed round the card at full size, whose fourth side is faint only
+    there (a card's white border on a white stripe of the cloth)."""
     lo, hi = AGAINST_SIZE[0] * card_area, AGAINST_SIZE[1] * card_area
     reach = AGAINST_REACH * math.sqrt(card_area)
     # outlines of a card's shape and size with one side unseen: (quad, area, that side's middle)
-    open_sided: list[tuple[np.ndarray, float, tuple[float, float]]] = []
+    open_sided: list[tuple[np.ndarray, float, tuple[float, float], int]] = []
     for i, q in shaped.items():
         if i in banned or refined.get(i) is not None:
             continue
@@ -522,15 +546,16 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
         if int(seen.sum()) == 3:
             k = int(np.argmin(seen))
             mid = (q[k] + q[(k + 1) % 4]) / 2
-            open_sided.append((q, area, (float(mid[0]), float(mid[1]))))
+            open_sided.append((q, area, (float(mid[0]), float(mid[1])), i))
     out: list[np.ndarray] = []
     parts: set[int] = set()
-    for a, (q, area, mid) in enumerate(open_sided):
-        if not any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
-                   and _common(q, o) <= AGAINST_COVERED * min(area, other_area)
-                   for b, (o, other_area, other_mid) in enumerate(open_sided) if b != a):
-            continue
+    for a, (q, area, mid, i) in enumerate(open_sided):
         centre = tuple(float(v) for v in q.mean(axis=0))
+        against = any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
+                      and _common(q, o) <= AGAINST_COVERED * min(area, other_area)
+                      for b, (o, other_area, other_mid, _) in enumerate(open_sided) if b != a)
+        if not against and i not in alone:
+            continue
         # a card found only in part (its art, where the whole outline was not seen) gives way
         inner = {j for j, o in enumerate(kept)
                  if cv2.contourArea(o) <= AGAINST_PART * area and _common(q, o) >= 0.9 * cv2.contourArea(o)}

@@ -20,7 +20,7 @@ import numpy as np
 from farmbox.vision.files import VisionInputError, load_colour_image
 
 from .describe import rectify_to
-from .find import FindOptions, find_cards, offset, side_ratio
+from .find import PART_OF_CARD, FindOptions, find_cards, offset, side_ratio
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
 from .table import card_by_difference, empty_table
@@ -135,10 +135,6 @@ UNKNOWN = 1.6
 FAR = 1 / UNKNOWN
 FAR_LEAD = 0.2
 
-#: An outline covering less than this share of what one card covered in the enrollment photos
-#: is a part of a card.  A wide lens makes cards at the frame's edge some 0.75 of one at its
-#: centre; the parts found (half an art panel) are 0.3-0.5.
-PART_OF_CARD = 0.55
 
 #: Points sampled along each side of a card when looking for its edge.
 EDGE_SAMPLES = 24
