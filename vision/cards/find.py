@@ -499,8 +499,11 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if enrolled is not None:
             # last, where nothing else was found: a card whose fourth side is faint on its own
             # (a white border on a white stripe), closed round at full size
-            fine = {i for i, f in enumerate(found) if f[3] == FINE_GROW}
-            alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one, fine)
+            fine = {i for i, f in enumerate(found) if f[3] == FINE_GROW and i not in banned}
+            for i in fine:  # also those passed over in the search, round a card's part kept there
+                final(i)
+            # of the enrolled size (the same camera): the frame's cards found may be few, or parts
+            alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, enrolled, fine)
             kept = [k for j, k in enumerate(kept) if j not in parts] + alone
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         sizes = _sizes(kept)
