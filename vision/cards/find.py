@@ -233,6 +233,13 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
 #: it also tells them from the other candidates).
 FINE_BASE = 0.93
 FINE_GROW = 0.5
+#: Canny's thresholds for the fine outlines, as shares of the frame's median brightness: half
+#: the work frame's.  A white border's line on a white stripe is some 10 levels deep at full
+#: size; the work frame's thresholds (0.4 and 1.0) let most of it go, and the ring round the
+#: card did not close.  An outline that closes on noise still has to be a card's shape, size
+#: and sides.
+FINE_LOW = 0.2
+FINE_HIGH = 0.5
 
 
 def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tuple[np.ndarray, float, float]]:
@@ -243,7 +250,7 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
     still closes a ring."""
     gray = cv2.GaussianBlur(full, (3, 3), 0)
     med = float(np.median(gray[::4, ::4]))
-    edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
+    edges = cv2.Canny(gray, max(10, FINE_LOW * med), max(30, FINE_HIGH * med), L2gradient=True)
     contours, hier = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hier is None:
         return []
@@ -499,7 +506,12 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if enrolled is not None:
             # last, where nothing else was found: a card whose fourth side is faint on its own
             # (a white border on a white stripe), closed round at full size
-            fine = {i for i, f in enumerate(found) if f[3] == FINE_GROW and i not in banned}
+            lo, hi = AGAINST_SIZE[0] * enrolled * 0.9, AGAINST_SIZE[1] * enrolled * 1.1   # before grown
+            # (not those inside a card found: a lone card is not one; nor, so, worth shaping)
+            fine = {i for i, f in enumerate(found)
+                    if f[3] == FINE_GROW and i not in banned and lo <= f[0] / FINE_BASE <= hi
+                    and not any(cv2.pointPolygonTest(k, centres[i], False) >= 0 and
+                                cv2.contourArea(k) >= AGAINST_PART * enrolled for k in kept)}
             for i in fine:  # also those passed over in the search, round a card's part kept there
                 final(i)
             # of the enrolled size (the same camera): the frame's cards found may be few, or parts
