@@ -505,16 +505,11 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         kept = _split_touching(blobs, kept, fits, gx, gy, one, options.ratio)
         if enrolled is not None:
             # last, where nothing else was found: a card whose fourth side is faint on its own
-            # (a white border on a white stripe), closed round at full size
-            lo, hi = AGAINST_SIZE[0] * enrolled * 0.9, AGAINST_SIZE[1] * enrolled * 1.1   # before grown
-            # (not those inside a card found: a lone card is not one; nor, so, worth shaping)
-            fine = {i for i, f in enumerate(found)
-                    if f[3] == FINE_GROW and i not in banned and lo <= f[0] / FINE_BASE <= hi
-                    and not any(cv2.pointPolygonTest(k, centres[i], False) >= 0 and
-                                cv2.contourArea(k) >= AGAINST_PART * enrolled for k in kept)}
+            # (a white border on a white stripe), closed round at full size; measured against
+            # the enrolled size (the same camera): the frame's cards found may be few, or parts
+            fine = _lone_outlines(found, banned, centres, kept, enrolled)
             for i in fine:  # also those passed over in the search, round a card's part kept there
                 final(i)
-            # of the enrolled size (the same camera): the frame's cards found may be few, or parts
             alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, enrolled, fine)
             kept = [k for j, k in enumerate(kept) if j not in parts] + alone
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
@@ -532,6 +527,18 @@ AGAINST_COVERED = 0.25
 AGAINST_PART = 0.7
 #: How far (in card sizes) from the other card each unseen side's middle may lie.
 AGAINST_REACH = 0.05
+
+
+def _lone_outlines(found: list[tuple[float, np.ndarray, np.ndarray, float]], banned: set[int],
+                   centres: list[tuple[float, ...]], kept: list[np.ndarray], card_area: float) -> set[int]:
+    """The fine outlines (indices into ``found``) that may be a card alone: about a card's size
+    (:data:`AGAINST_SIZE`, a tenth wider: they are not grown yet), not banned, and not round
+    the centre of a card found (a part of a card found there does not count)."""
+    lo, hi = AGAINST_SIZE[0] * card_area * 0.9, AGAINST_SIZE[1] * card_area * 1.1
+    whole = [k for k in kept if cv2.contourArea(k) >= AGAINST_PART * card_area]
+    return {i for i, (score, _, _, grow) in enumerate(found)
+            if grow == FINE_GROW and i not in banned and lo <= score / FINE_BASE <= hi
+            and not any(cv2.pointPolygonTest(k, centres[i], False) >= 0 for k in whole)}
 
 
 def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray | None], banned: set[int],

@@ -135,7 +135,6 @@ UNKNOWN = 1.6
 FAR = 1 / UNKNOWN
 FAR_LEAD = 0.2
 
-
 #: Points sampled along each side of a card when looking for its edge.
 EDGE_SAMPLES = 24
 #: A side point counts as edge when the gradient across the side is this share of the card's
