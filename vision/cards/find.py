@@ -347,16 +347,27 @@ def _sides_seen(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> bool:
 def _seen_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     """Which sides of ``q`` (4 booleans, side i from corner i) run along an edge of the image."""
     a, b = q.astype(np.float32), q[_NEXT].astype(np.float32)
-    u = b - a
-    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
-    n = np.stack([-u[:, 1], u[:, 0]], axis=1) * np.float32(RIDGE_REACH)
+    n = _normals(a, b) * np.float32(RIDGE_REACH)
     # the side itself and the lines beside it, in one pass: (3 x 4 sides, samples)
     g = _line_strengths(gx, gy, np.concatenate([a, a + n, a - n]), np.concatenate([b, b + n, b - n]),
                         SIDE_SAMPLES)
     on, left, right = np.median(g, axis=1).reshape(3, 4)
-    ridge = on >= SIDE_RIDGE * np.minimum(left, right) + 4.0
     strong = on >= SIDE_STRONG * float(on.max())
-    return ridge | strong
+    return _ridge(on, np.minimum(left, right)) | strong
+
+
+def _ridge(on: np.ndarray, beside: np.ndarray) -> np.ndarray:
+    """Whether a line's gradient ``on`` stands out of the quieter of the lines beside it
+    (``beside``) as a ridge (see :data:`SIDE_RIDGE`; 4 levels more, so flat paper is none)."""
+    return on >= SIDE_RIDGE * beside + 4.0
+
+
+def _normals(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The unit normal of each segment a[i]-b[i] (a, b: (S, 2)), to its left in image
+    coordinates: (S, 2)."""
+    u = b - a
+    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
+    return np.stack([-u[:, 1], u[:, 0]], axis=1)
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
@@ -571,6 +582,7 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
             open_sided.append((q, area, (float(mid[0]), float(mid[1])), i))
     out: list[np.ndarray] = []
     parts: set[int] = set()
+    kept_areas = _sizes(kept)
     for a, (q, area, mid, i) in enumerate(open_sided):
         centre = tuple(float(v) for v in q.mean(axis=0))
         against = any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
@@ -579,8 +591,8 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
         if not against and i not in alone:
             continue
         # a card found only in part (its art, where the whole outline was not seen) gives way
-        inner = {j for j, o in enumerate(kept)
-                 if cv2.contourArea(o) <= AGAINST_PART * area and _common(q, o) >= 0.9 * cv2.contourArea(o)}
+        inner = {j for j, (o, o_area) in enumerate(zip(kept, kept_areas))
+                 if o_area <= AGAINST_PART * area and _common(q, o) >= 0.9 * o_area}
         others = [o for j, o in enumerate(kept) if j not in inner] + out
         if any(cv2.pointPolygonTest(o, centre, False) >= 0 for o in others):
             continue
@@ -612,9 +624,7 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     """The gradient across each segment a[i]-b[i] (a, b: (S, 2)) at the points ``t`` (0..1)
     along it: (S, T), the strongest of the line and its two neighbours (a seam is a line, not
     a stripe)."""
-    u = b - a
-    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
-    n = np.stack([-u[:, 1], u[:, 0]], axis=1)                                 # (S, 2)
+    n = _normals(a, b)                                                          # (S, 2)
     pts = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]             # (S, T, 2)
     pts = pts[None] + np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None, None] * n[None, :, None, :]
     h, w = gx.shape
@@ -665,12 +675,10 @@ def _seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
     k = int(np.argmax(shares + 1e-3 * strength))
     faint = float(shares[k]) < SEAM_SHARE
     if faint and paired:
-        u = b - a
-        u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
-        n = np.stack([-u[:, 1], u[:, 0]], axis=1) * np.float32(RIDGE_REACH)
+        n = _normals(a, b) * np.float32(RIDGE_REACH)
         beside = _line_strengths(gx, gy, np.concatenate([a + n, a - n]).astype(np.float32),
                                  np.concatenate([b + n, b - n]).astype(np.float32), t)
-        lines = g[4:] >= SIDE_RIDGE * np.minimum(beside[:len(a)], beside[len(a):]) + 4.0
+        lines = _ridge(g[4:], np.minimum(beside[:len(a)], beside[len(a):]))
         shares = lines.mean(axis=1)
         k = int(np.argmax(shares + 1e-3 * strength))
     if float(shares[k]) < SEAM_SHARE:
