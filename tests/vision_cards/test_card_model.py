@@ -69,12 +69,6 @@ def test_an_older_model_asks_to_enroll_again(model_file, tmp_path, old):
     ({"card_share": 0.9}, "card_share"),
     ({"card_share": -0.1}, "card_share"),
     ({"card_share": None}, "card_share"),
-    ({"pair_leads": "some"}, "pair_leads"),
-    ({"pair_leads": [["nope", "oval-1-open", 1.0]]}, "pair_leads"),
-    ({"pair_leads": [["oval-1-open", "oval-1-open", 1.0]]}, "pair_leads"),
-    ({"pair_leads": [["oval-1-open", "oval-2-open", -1.0]]}, "pair_leads"),
-    ({"pair_leads": [["oval-1-open", "oval-2-open", float("inf")]]}, "pair_leads"),
-    ({"pair_leads": [["oval-1-open", "oval-2-open"]]}, "pair_leads"),
 ])
 def test_bad_header_fields_are_named(model_file, tmp_path, change, field):
     p = _rewrite(model_file, tmp_path / "bad.npz", change)
@@ -180,57 +174,3 @@ def test_one_shot_per_card_enrolls_with_finite_limits_and_every_card_weak():
     s = scene(4711, "symbols", ids=["oval-2-open", "diamond-3-solid"])
     got = [r.id for r in CardReader(model).read(s.image)]
     assert len(got) == 2 and set(got) - {None} <= {"oval-2-open", "diamond-3-solid"}
-
-
-def test_pairs_the_check_confused_need_their_own_lead_and_so_do_pairs_as_close():
-    """A shot of card a read as b from the other shots (lead -2) makes a/b need a lead of 2,
-    and every pair lying at most as far apart (c/d: near-twins too); a pair farther apart
-    (a/c) and a confusion within the deck's lead add nothing."""
-    from farmbox.vision.cards.learn import ShotCheck
-    from farmbox.vision.cards.read import _pair_leads, _thresholds
-    cards = ["a", "b", "c", "d"]
-    apart = np.array([[0, 3.0, 10, 10], [3.0, 0, 10, 10], [10, 10, 0, 2.5], [10, 10, 2.5, 0]])
-    checks = [ShotCheck("a", 0, "b", 9.0, -2.0), ShotCheck("a", 1, "a", 8.0, 4.0),
-              ShotCheck("b", 2, "b", 8.0, 3.0), ShotCheck("b", 3, "b", 8.0, 5.0),
-              ShotCheck("c", 4, "d", 8.0, -0.3), ShotCheck("c", 5, "c", 8.0, 6.0),
-              ShotCheck("d", 6, "d", 8.0, 6.0), ShotCheck("d", 7, "d", 8.0, 6.0)]
-    assert _pair_leads(checks, 0.5, cards, apart) == [("a", "b", 2.0), ("c", "d", 2.0)]
-    assert _pair_leads(checks[1:], 0.5, cards, apart) == []
-    # of 60 shots one odd shot (2%) is let go, as for the deck's lead; a second one is not
-    many = checks[:1] + [ShotCheck("b", k, "b", 8.0, 5.0) for k in range(1, 60)]
-    assert _pair_leads(many, 0.5, cards, apart) == []
-    many[5] = ShotCheck("c", 5, "d", 8.0, -1.0)
-    assert _pair_leads(many, 0.5, cards, apart) == [("c", "d", 1.0)]
-    # 2 of 8 shots read wrong is past the share where the whole metric is weak: the deck's lead
-    own = np.full(8, 8.0)
-    lead, _ = _thresholds(checks, own, np.zeros((8, 2)), np.zeros(8, int), np.zeros((1, 2)))
-    assert lead == 2.0
-    # one of 12 is a pair's matter: the deck keeps the least lead
-    more = checks[:4] + checks[5:] + [ShotCheck("c", 8 + k, "c", 8.0, 6.0) for k in range(5)]
-    lead, _ = _thresholds(more, np.full(12, 8.0), np.zeros((12, 2)), np.zeros(12, int), np.zeros((1, 2)))
-    assert lead == 0.5
-
-
-def test_a_pair_lead_makes_reads_between_that_pair_unsure_and_no_other(model_file):
-    """The reader asks a pair's own lead of a read whose two nearest cards are that pair."""
-    from farmbox.vision.cards import CardReader
-    from farmbox.vision.cards.describe import rectify_to
-    from farmbox.vision.cards.learn import card_distances, features
-    from farmbox.vision.render.cards import scene
-    model = load_model(model_file)
-    s = scene(8123, "symbols")
-    reader = CardReader(model)
-    crops = [rectify_to(s.image, c.corners.astype(np.float32), reader.size) for c in s.cards]
-    before = reader.identify_all(crops)
-    z = ((np.stack([features(c) for c in crops]) - model.mean) / model.scale) @ model.projection
-    d = np.sqrt(((z[:, None] - model.class_means[None]) ** 2).sum(axis=2))
-    order = np.argsort(card_distances(d, model.class_card, len(model.cards)), axis=1)
-    read = [i for i, (cid, _) in enumerate(before) if cid is not None]
-    assert len(read) >= 4
-    first, second = (model.cards[k] for k in order[read[0], :2])
-    model.pair_leads = [(second, first, 1e5)]
-    after = CardReader(model).identify_all(crops)
-    for i, ((b, _), (a, _)) in enumerate(zip(before, after)):
-        pair = {model.cards[k] for k in order[i, :2]}
-        assert a == (None if pair == {first, second} else b)
-    assert after[read[0]][0] is None

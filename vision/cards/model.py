@@ -56,10 +56,6 @@ class CardModel:
     #: The share of the frame one card covered in the enrollment photos on the table (the
     #: box's own camera); 0 when the deck was enrolled from tight crops.
     card_share: float = 0.0
-    #: Pairs of cards the enrollment check confused (a shot of one read as the other from the
-    #: other shots), each with the lead a read between the two needs (more than
-    #: :attr:`min_lead`): ``(card, card, lead)``.
-    pair_leads: list[tuple[str, str, float]] = field(default_factory=list)
 
     @property
     def square(self) -> bool:
@@ -83,8 +79,7 @@ def save_model(model: CardModel, path: Path | str) -> None:
     path = Path(path)
     header = {"format": FORMAT, "version": VERSION, "labels": model.labels, "ratio": model.ratio,
               "max_distance": model.max_distance, "min_lead": model.min_lead,
-              "enrolled": model.enrolled, "weak": model.weak, "card_share": model.card_share,
-              "pair_leads": [[a, b, lead] for a, b, lead in model.pair_leads]}
+              "enrolled": model.enrolled, "weak": model.weak, "card_share": model.card_share}
     buf = io.BytesIO()
     np.savez_compressed(buf, header=np.frombuffer(json.dumps(header).encode(), np.uint8),
                         **{name: getattr(model, name) for name in ARRAYS})
@@ -134,7 +129,6 @@ def load_model(path: Path | str) -> CardModel:
     weak = header.get("weak", [])
     if not isinstance(weak, list) or not all(isinstance(x, str) for x in weak):
         raise ModelError(f"{path}: card model field 'weak' must be a list of card ids")
-    pair_leads = _pair_leads(path, header.get("pair_leads", []), set(labels))
     ratio = _number(path, header, "ratio", 0.3, 1.0)
     max_distance = _number(path, header, "max_distance", 0.0, 1e6)
     min_lead = _number(path, header, "min_lead", 0.0, 1e6)
@@ -171,20 +165,4 @@ def load_model(path: Path | str) -> CardModel:
     return CardModel(templates, [str(x) for x in labels], ratio, mean.astype(np.float32),
                      scale.astype(np.float32), projection.astype(np.float32),
                      class_means.astype(np.float32), class_card.astype(np.int32), max_distance,
-                     min_lead, enrolled, [str(x) for x in weak], card_share, pair_leads)
-
-
-def _pair_leads(path: Path, value: object, cards: set[str]) -> list[tuple[str, str, float]]:
-    """The header's ``pair_leads``: a list of ``[card, card, lead]`` (two cards of the deck,
-    a lead that is a finite number >= 0).  Absent in models written before it: none."""
-    out: list[tuple[str, str, float]] = []
-    if not isinstance(value, list):
-        raise ModelError(f"{path}: card model field 'pair_leads' must be a list of [card, card, lead]")
-    for item in value:
-        if (not isinstance(item, list) or len(item) != 3 or item[0] not in cards or item[1] not in cards
-                or item[0] == item[1] or isinstance(item[2], bool) or not isinstance(item[2], (int, float))
-                or not np.isfinite(item[2]) or not 0 <= item[2] <= 1e6):
-            raise ModelError(f"{path}: card model field 'pair_leads' holds {item!r}, expected "
-                             f"[card, card, lead] with two cards of the deck and a lead >= 0")
-        out.append((str(item[0]), str(item[1]), float(item[2])))
-    return out
+                     min_lead, enrolled, [str(x) for x in weak], card_share)

@@ -26,16 +26,8 @@ from .model import CardModel
 from .table import card_by_difference, empty_table
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-#: Made-up shots per enrollment shot: as many as make :data:`COPIES` over the deck, but at
-#: least 8 and at most 24.  The within-card spread the metric learns is a few hundred numbers
-#: wide; from 8 copies a shot of a 24-card deck (1,700 rows) it came out different enough
-#: from one draw of copies to the next to swing a pair of near-twin cards (two small marks
-#: apart) from 4 to 21 wrong reads on one set; from 24 (4,800 rows) the eight sets of the
-#: second renderer read 9 cards wrong in all, against 29-36 at 8.  A large deck (the 243 shots
-#: of the real-photo set) keeps 8: its rows are many already, and memory stays bounded.
+#: Made-up shots per enrollment shot.
 JITTER = 8
-JITTER_MOST = 24
-COPIES = 1800
 #: The share of enrollment shots that may be read wrong, from the other shots, at the
 #: accepted lead.  Leave-one-out is harsher than play (each shot is read from one shot fewer,
 #: and an odd shot, a scan or a blurred one, has no like shot left), so this is looser than
@@ -43,9 +35,6 @@ COPIES = 1800
 WRONG_RATE = 0.02
 #: The least lead ever accepted (distances are in units of one card's spread of made-up shots).
 LEAST_LEAD = 0.5
-#: Past this share of the enrollment shots read wrong by the check, the metric is weak for
-#: every card, not for a few pairs of near-twins: the deck's lead is raised, not the pairs'.
-CONFUSED = 0.1
 
 
 @dataclass
@@ -85,10 +74,6 @@ class CardReader:
         self.cards = model.cards
         self.size = feature_size(model.ratio)
         self.options = FindOptions(ratio=model.ratio, card_share=model.card_share or None)
-        #: (card, card) -> the lead a read between the two needs (both ways round)
-        index = {card: i for i, card in enumerate(self.cards)}
-        self.pair_lead = {(index[p], index[q]): lead for a, b, lead in model.pair_leads
-                          for p, q in ((a, b), (b, a))}
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
@@ -116,7 +101,6 @@ class CardReader:
             # farther from its card than the enrollment shots' made-up copies almost ever are
             # (a quad that missed part of the card, or took in some table): a clear lead only
             need = max(m.min_lead, FAR_LEAD * d1) if d1 > FAR * m.max_distance else m.min_lead
-            need = max(need, self.pair_lead.get((int(order[0]), int(order[1])), 0.0))
             conf = float(np.clip(0.5 + (lead - need) / (2 * max(need, 0.5)), 0, 1))
             out.append((self.cards[int(order[0])] if lead >= need else None, conf))
         return out
@@ -326,7 +310,7 @@ class EnrollmentCheck:
 
 
 def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
-                 jitter: int | None = None, seed: int = 0) -> tuple[CardModel, EnrollmentCheck]:
+                 jitter: int = JITTER, seed: int = 0) -> tuple[CardModel, EnrollmentCheck]:
     """Learn a deck from ``(card_id, image)`` shots (a tight crop of the card, or a photo of
     it alone on the table), and check every shot against the others (leave-one-out)."""
     if not shots:
@@ -348,8 +332,6 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     ratio = _deck_ratio(found, shares)
     size = feature_size(ratio)
     rng = np.random.default_rng(seed)
-    if jitter is None:
-        jitter = int(np.clip(COPIES // max(1, len(found)), JITTER, JITTER_MOST))
     square = ratio > 0.9
     n_turns = len(turns(np.zeros((size[1], size[0], 3), np.uint8), square))
     # each enrolled card lines its shots up with its first one (a shot may be upside down)
@@ -390,8 +372,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
-                      card_share=_card_share(shares), pair_leads=_pair_leads(checks, min_lead, cards,
-                                                             _separations(dz.class_means, n_turns)))
+                      card_share=_card_share(shares))
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
@@ -477,22 +458,15 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
 
 def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
                 class_means: np.ndarray) -> tuple[float, float]:
-    """(lead a read needs, distance beyond which a card is unknown) from leave-one-out, and well
-    past the distance almost every card's own made-up shots reach.
-
-    The shots read wrong name the pairs of cards the metric confuses (near-twins: two cards
-    told apart by a small mark), and each such pair needs its own lead (:func:`_pair_leads`);
-    the deck's lead is the least one.  Only where more than :data:`CONFUSED` of the shots are
-    read wrong is the metric weak everywhere, and the deck's lead is the one past which at most
-    :data:`WRONG_RATE` of them are.  Shots of a card enrolled once cannot be checked (no other
-    shot): with none checkable, the least lead applies and the unknown limit comes from the
-    made-up shots' distance to their own class."""
+    """(lead a read needs, distance beyond which a card is unknown) from leave-one-out: the
+    lead past which at most :data:`WRONG_RATE` of the enrollment shots are read wrong, and well
+    past the distance almost every card's own made-up shots reach.  Shots of a card enrolled
+    once cannot be checked (no other shot): with none checkable, the least lead applies and the
+    unknown limit comes from the made-up shots' distance to their own class."""
     usable = [c for c in checks if np.isfinite(c.own)]
     wrong = sorted((-c.lead for c in usable if c.lead < 0), reverse=True)
-    need = 0.0
-    if len(wrong) > CONFUSED * len(usable):
-        allowed = int(WRONG_RATE * len(usable))
-        need = float(wrong[allowed]) if len(wrong) > allowed else 0.0
+    allowed = int(WRONG_RATE * len(usable))
+    need = float(wrong[allowed]) if len(wrong) > allowed else 0.0
     min_lead = max(LEAST_LEAD, need)
     finite = own[np.isfinite(own)]
     if len(finite):
@@ -503,36 +477,7 @@ def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes
     return min_lead, max_distance
 
 
-def _separations(class_means: np.ndarray, n_turns: int) -> np.ndarray:
-    """How far apart each two cards lie in the metric (cards, cards): the nearest of their
-    means lying the same way."""
-    m = class_means.reshape(-1, n_turns, class_means.shape[1])
-    d = np.sqrt(((m[:, None] - m[None, :]) ** 2).sum(axis=3))
-    return np.asarray(d.min(axis=2))
-
-
-def _pair_leads(checks: list[ShotCheck], min_lead: float, cards: list[str], apart: np.ndarray
-                ) -> list[tuple[str, str, float]]:
-    """The pairs of cards the check confused, each with the lead a read between them needs (as
-    far as the farthest shot of one read as the other, when more than ``min_lead``), and every
-    pair of cards lying at most as far apart (``apart``: :func:`_separations`) as a confused
-    pair: the check met one pair of near-twins, play meets the others too.  Of a deck of more
-    than 50 shots the worst :data:`WRONG_RATE` of them are let go, as for the deck's lead."""
-    usable = [c for c in checks if np.isfinite(c.own)]
-    # as for the deck's lead, the worst WRONG_RATE of the shots are let go (an odd shot: a scan,
-    # a blurred one), the rest each ask their pair's lead
-    wrong = sorted((c for c in usable if c.read_as != c.card), key=lambda c: c.lead)
-    needs = [(float(apart[cards.index(c.card), cards.index(c.read_as)]), -c.lead)
-             for c in wrong[int(WRONG_RATE * len(usable)):] if -c.lead > min_lead]
-    out = []
-    for i, j in zip(*np.triu_indices(len(cards), 1)):
-        lead = max((need for sep, need in needs if apart[i, j] <= sep), default=0.0)
-        if lead > 0:
-            out.append((cards[i], cards[j], round(lead, 4)))
-    return out
-
-
-def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int | None = None,
+def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None,
            left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
@@ -570,6 +515,6 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     return model
 
 
-def check_enrollment(shots: list[tuple[str, np.ndarray]], jitter: int | None = None) -> EnrollmentCheck:
+def check_enrollment(shots: list[tuple[str, np.ndarray]], jitter: int = JITTER) -> EnrollmentCheck:
     """Leave-one-out over enrollment shots: which cards are weak (see :func:`enroll_shots`)."""
     return enroll_shots(shots, None, jitter)[1]
