@@ -42,17 +42,17 @@ class Frame:
     loose: np.ndarray | None = None
     die_area: float = 0.0
 
-    def without(self, keep_out: np.ndarray) -> "Frame":
+    def without(self, keep_out: np.ndarray, join: int = 5) -> "Frame":
         """This frame with the pixels of ``keep_out`` (bool) taken out of the foreground; the
         parts left are made convex again (a die that touched the one taken out is a part of
-        its own now)."""
+        its own now), fragments up to ``join`` pixels apart counting as one part."""
         if self.loose is None:
             fg = self.foreground.copy()
             fg[keep_out] = 0
         else:
             loose = self.loose.copy()
             loose[keep_out] = 0
-            fg = convex_parts(loose, self.die_area)
+            fg = convex_parts(loose, self.die_area, join)
             fg[keep_out] = 0
         return replace(self, foreground=fg)
 
@@ -174,13 +174,13 @@ def enclosed(fg: np.ndarray) -> np.ndarray:
 CONVEX_MAX = 0.05
 
 
-def convex_parts(fg: np.ndarray, limit: float) -> np.ndarray:
+def convex_parts(fg: np.ndarray, limit: float, join: int = 5) -> np.ndarray:
     """The foreground with each small part replaced by its convex hull.  A die seen from above
     (top face, the sides that show, its shadow) is convex, but a white top face on a white
     cloth differs from the cloth only along part of its outline: the sides on one side, the
-    shadow on another.  Fragments a few pixels apart are one part; parts larger than ``limit``
-    pixels are kept as they are."""
-    joined = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    shadow on another.  Fragments up to ``join`` pixels apart are one part; parts larger than
+    ``limit`` pixels are kept as they are."""
+    joined = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((join, join), np.uint8))
     contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = fg.copy()
     for c in contours:

@@ -116,6 +116,23 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str,
     return found, "" if found else "die not found"
 
 
+def _find_die_off(frame: Frame, model: ColourDiceModel, name: str,
+                  dark_centre: tuple[float, float] | None) -> tuple[list, str]:
+    """:func:`_find_die`, away from the dark die's centre when it was found: what is left of
+    the pale ring round the dark die (its soft shadow on a pale cloth) lies closer to it than
+    a die touching it can."""
+    found, why = _find_die(frame, model, name)
+    if dark_centre is not None:
+        near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+        found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
+        why = why or ("" if found else "die not found")
+    return found, why
+
+
+#: Fragments of the pale die's foreground this share of its side apart are joined into one
+#: part when the die was not found otherwise.
+JOIN_PALE = 0.5
+
 #: Largest share of a die blob's hull that may look like the other die's body.
 OTHER_BODY_MAX = 0.2
 
@@ -202,13 +219,15 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     # shadow and sides around the dark die must never be read as the pale die)
     for name in sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0]):
         seen = frame if placed is None else frame.without(placed)
-        found, why = _find_die(seen, model, name)
-        if placed is not None and dark_centre is not None:
-            # what is left of the pale ring round the dark die (its soft shadow on a pale cloth)
-            # lies closer to the dark die's centre than a die touching it can
-            near = NEAR_DARK * max(d.side_px for d in model.dice.values())
-            found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
-            why = why or ("" if found else "die not found")
+        found, why = _find_die_off(seen, model, name, dark_centre)
+        if not found and _paler(model, name) and frame.loose is not None:
+            # a white die on a near-white cloth differs from it only at its mark, its sides
+            # and its shadow: fragments further apart than a few pixels, each made convex on
+            # its own, leave the top face out; joined across half a die's side they hold it
+            join = max(5, int(round(JOIN_PALE * model.dice[name].side_px)))
+            keep_out = np.zeros(frame.lab.shape[:2], bool) if placed is None else placed
+            seen = frame.without(keep_out, join)
+            found, why = _find_die_off(seen, model, name, dark_centre)
         if found and placed is None:
             placed = _place_in_frame(frame, found[0], dilate=3)
             dark_centre = found[0].centre
