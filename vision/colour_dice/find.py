@@ -90,6 +90,10 @@ TABLE_CHANGED = 0.2
 SAME_TABLE = 6.0
 
 
+#: A channel value (8-bit) at which a camera has clipped.
+CLIPPED = 250
+
+
 def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``small`` (work-size BGR) under the light of the empty-table shot ``table`` (divided by
     the smooth per-channel gain field that maps the table shot onto it), and the empty table
@@ -99,12 +103,23 @@ def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarra
     t = table.astype(np.float32) + 1.0
     log_ratio = np.log(f / t)
     hh, ww = log_ratio.shape[:2]
-    coarse = cv2.resize(log_ratio, (max(5, ww // LIGHT_CELL), max(5, hh // LIGHT_CELL)),
-                        interpolation=cv2.INTER_AREA)
+    cells = (max(5, ww // LIGHT_CELL), max(5, hh // LIGHT_CELL))
+    # a pixel clipped in the table shot or in the frame says only that the light there is at
+    # least so bright, not how bright: a cell's gain is the mean over the pixels clipped in
+    # neither (a cream stripe clipped in the table shot, not in a darker frame, pulled its
+    # cells' gain down, and the stripe then differed from the table as much as a die)
+    valid = ((small < CLIPPED) & (table < CLIPPED)).astype(np.float32)
+    total = cv2.resize(log_ratio * valid, cells, interpolation=cv2.INTER_AREA)
+    share = cv2.resize(valid, cells, interpolation=cv2.INTER_AREA)
+    whole = cv2.resize(log_ratio, cells, interpolation=cv2.INTER_AREA)
+    coarse = np.where(share > 0.2, total / np.maximum(share, 1e-6), whole).astype(np.float32)
     coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(coarse[..., i]), 5) for i in range(3)])
     gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
     relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
-    expected = np.clip(t * gain - 1.0, 0, 255).astype(np.uint8)
+    expected = np.clip(t * gain - 1.0, 0, 255)
+    # where the table shot clipped, the table is at least that bright: a frame brighter there
+    # is the table, not a die
+    expected = np.where((table >= CLIPPED) & (small > expected), small, expected).astype(np.uint8)
     return relit, expected
 
 
