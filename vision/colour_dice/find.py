@@ -112,14 +112,14 @@ def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarra
     total = cv2.resize(log_ratio * valid, cells, interpolation=cv2.INTER_AREA)
     share = cv2.resize(valid, cells, interpolation=cv2.INTER_AREA)
     whole = cv2.resize(log_ratio, cells, interpolation=cv2.INTER_AREA)
-    coarse = np.where(share > 0.2, total / np.maximum(share, 1e-6), whole).astype(np.float32)
-    coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(coarse[..., i]), 5) for i in range(3)])
+    cell_gain = np.where(share > 0.2, total / np.maximum(share, 1e-6), whole).astype(np.float32)
+    coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(cell_gain[..., i]), 5) for i in range(3)])
     gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
     relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
-    expected = np.clip(t * gain - 1.0, 0, 255)
+    lit_table = np.clip(t * gain - 1.0, 0, 255)
     # where the table shot clipped, the table is at least that bright: a frame brighter there
     # is the table, not a die
-    expected = np.where((table >= CLIPPED) & (small > expected), small, expected).astype(np.uint8)
+    expected = np.where((table >= CLIPPED) & (small > lit_table), small, lit_table).astype(np.uint8)
     return relit, expected
 
 
