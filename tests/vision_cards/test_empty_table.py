@@ -95,3 +95,36 @@ def test_on_a_dark_felt_the_card_found_off_the_empty_table_has_no_frame_of_felt_
             overlaps.append(best)
     assert near >= 30, near
     assert float(np.median(overlaps)) > 0.9
+
+
+def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """The farthest any corner of ``found`` lies from the card's own (the corners in either order
+    round, any one first)."""
+    t = np.float32(truth)
+    ways = [np.float32(found), np.float32(found)[::-1]]
+    return min(float(np.sqrt(((np.roll(q, k, axis=0) - t) ** 2).sum(axis=1)).max()) for q in ways for k in range(4))
+
+
+def test_a_card_found_off_the_empty_table_is_its_own_size_though_what_differs_spreads_past_it(holdout, tmp_path):
+    """What differs from the table spreads 2-4.5 pixels past a card (the camera's blur and the
+    difference's own): with a pixel to spare, a rectangle 15% too long, one side out on bare
+    table, held more of the region than the card's own and won.  Over these 72 enrollment
+    photos (three dark felts, two striped cloths, a wood), 47 were found with every corner
+    within 10 pixels of the card's, and 54 within 0.9 of it."""
+    close, overlapping, n = 0, 0, 0
+    for style, seed, kind in (("printed", 32, "felt"), ("printed", 8, "felt"), ("flat", 3, "felt"),
+                              ("flat", 21, "striped"), ("flat", 13, "striped"), ("printed", 5, "wood")):
+        shots, truth = _photos(holdout, tmp_path / f"{style}{seed}{kind}", seed, kind, style)
+        images = [image for _, image in shots]
+        table = empty_table(images)
+        assert table is not None
+        h, w = images[0].shape[:2]
+        share = float(np.median([cv2.contourArea(np.float32(t)) for t in truth])) / (h * w)
+        for image, t in zip(images, truth):
+            found = card_by_difference(image, table, share, 0.65)
+            close += min((_corner_error(q, t) for q in found), default=np.inf) <= 10
+            overlapping += max((quad_iou(t, q) for q in found), default=0.0) > 0.9
+            n += 1
+    assert n == 72
+    assert close >= 60, close
+    assert overlapping >= 61, overlapping
