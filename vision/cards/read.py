@@ -372,7 +372,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
-                      card_share=_card_share(shares))
+                      card_share=_card_share(found, shares))
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
@@ -395,7 +395,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     every photo, so the card is what differs from the empty table (:mod:`.table`), of the size
     and proportions of the cards found in the other photos (of the photos of the most common
     size)."""
-    share = _card_share(shares)
+    share = _card_share(found, shares)
     if not share:
         return found, shares
     ratio = _deck_ratio(found, shares)
@@ -424,18 +424,36 @@ def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[fl
     half 0.659, the cards' own 0.65)."""
     placed = [(float(np.hypot(*(c.mean(axis=0) - (img.shape[1] / 2, img.shape[0] / 2))) / img.shape[1]), c)
               for (_, img, c), a in zip(found, shares) if a < ON_THE_TABLE]
-    if len(placed) < len(found) / 2:   # mostly tight crops
+    if sum(_on_the_table(found, shares)) < len(found) / 2:   # mostly tight crops
         return float(np.median([side_ratio(c) for _, _, c in found]))
     placed.sort(key=lambda t: t[0])
     return float(np.median([side_ratio(c) for _, c in placed[:max(1, (len(placed) + 1) // 2)]]))
 
 
-def _card_share(shares: list[float]) -> float:
+def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> float:
     """The share of the frame one card covers, when most shots are photos of the card on the
-    table (the box's own camera): the median over those; else 0 (tight crops say nothing of
-    the camera)."""
-    on_table = [a for a in shares if a < ON_THE_TABLE]
-    return float(np.median(on_table)) if len(on_table) >= 0.5 * len(shares) else 0.0
+    table (the box's own camera, :func:`_on_the_table`): the median over those in which the
+    card was found; else 0 (tight crops say nothing of the camera)."""
+    cards = [a for a in shares if a < ON_THE_TABLE]
+    return float(np.median(cards)) if cards and sum(_on_the_table(found, shares)) >= 0.5 * len(shares) else 0.0
+
+
+def _on_the_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> list[bool]:
+    """Which shots are photos of the card on the table: those whose card was found well inside
+    the photo, and those in which no card was found (the whole image) of the size of such a
+    photo (the same camera; a tight crop's card fills it).  On a tiled table the grout's lines
+    ran into the cards' outlines: the card was found in 10 of 48 photos, the rest were taken
+    for tight crops, and the deck was learned with the frame's proportions (0.75) as its
+    cards'."""
+    near = [a < ON_THE_TABLE for a in shares]
+    sizes = {img.shape[:2] for (_, img, _), n in zip(found, near) if n}
+    return [n or (img.shape[:2] in sizes and _whole(a, img)) for (_, img, _), a, n in zip(found, shares, near)]
+
+
+def _whole(share: float, image: np.ndarray) -> bool:
+    """Whether a card covering ``share`` of ``image`` is the whole image (:func:`card_in` found
+    none; the whole image is (h - 1) x (w - 1) pixels of corners apart)."""
+    return share * image.shape[0] * image.shape[1] >= 0.95 * (image.shape[0] - 1) * (image.shape[1] - 1)
 
 
 def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> set[int]:
@@ -446,9 +464,7 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     tight crop's card fills it); it is left out only when its card has a shot of its own where
     the card was found on the table (a card with none keeps what it has, and the check calls
     it weak)."""
-    # the whole image is (h - 1) x (w - 1) pixels of corners apart
-    whole = [a * img.shape[0] * img.shape[1] >= 0.95 * (img.shape[0] - 1) * (img.shape[1] - 1)
-             for a, (_, img, _) in zip(shares, found)]
+    whole = [_whole(a, img) for a, (_, img, _) in zip(shares, found)]
     on_table = [a < ON_THE_TABLE for a in shares]      # a card found well inside the photo
     table_sizes = {img.shape[:2] for (_, img, _), t in zip(found, on_table) if t}
     seen = {label for (label, _, _), t in zip(found, on_table) if t}
