@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from farmbox.vision.cards.read import _found_on_the_empty_table, card_in
+from farmbox.vision.cards.find import side_ratio
+from farmbox.vision.cards.read import _found_on_the_empty_table, card_in, enroll_shots
 from farmbox.vision.cards.table import LEAST_PHOTOS, card_by_difference, differing, empty_table
 from tests.vision_cards.conftest import quad_iou
 
@@ -20,6 +21,18 @@ def _photos(holdout, folder, seed, kind, style="flat"):
     paths = sorted(folder.glob("enroll/*/*.jpg"))
     return ([(p.parent.name, cv2.imread(str(p))) for p in paths],
             [np.array(truth[f"enroll/{p.parent.name}/{p.name}"][0]["corners"]) for p in paths])
+
+
+def _found_off_the_empty_table(holdout, folder, seed, kind, style):
+    """(the card's corners, the cards found off the empty table) for each enrollment photo of
+    a box of six cards, the card's share of the frame known."""
+    shots, truth = _photos(holdout, folder, seed, kind, style)
+    images = [image for _, image in shots]
+    table = empty_table(images)
+    assert table is not None
+    h, w = images[0].shape[:2]
+    share = float(np.median([cv2.contourArea(np.float32(t)) for t in truth])) / (h * w)
+    return [(t, card_by_difference(image, table, share, 0.65)) for image, t in zip(images, truth)]
 
 
 def test_enrollment_photos_on_a_striped_cloth_find_their_card_off_the_empty_table(holdout, tmp_path):
@@ -84,14 +97,8 @@ def test_on_a_dark_felt_the_card_found_off_the_empty_table_has_no_frame_of_felt_
     of it."""
     near, overlaps = 0, []
     for style, seed in (("printed", 32), ("printed", 8), ("flat", 3)):
-        shots, truth = _photos(holdout, tmp_path / f"{style}{seed}", seed, "felt", style)
-        images = [image for _, image in shots]
-        table = empty_table(images)
-        assert table is not None
-        h, w = images[0].shape[:2]
-        share = float(np.median([cv2.contourArea(np.float32(t)) for t in truth])) / (h * w)
-        for image, t in zip(images, truth):
-            best = max((quad_iou(t, q) for q in card_by_difference(image, table, share, 0.65)), default=0.0)
+        for t, found in _found_off_the_empty_table(holdout, tmp_path / f"{style}{seed}", seed, "felt", style):
+            best = max((quad_iou(t, q) for q in found), default=0.0)
             near += best > 0.85
             overlaps.append(best)
     assert near >= 30, near
@@ -115,14 +122,7 @@ def test_a_card_found_off_the_empty_table_is_its_own_size_though_what_differs_sp
     close, overlapping, n = 0, 0, 0
     for style, seed, kind in (("printed", 32, "felt"), ("printed", 8, "felt"), ("flat", 3, "felt"),
                               ("flat", 21, "striped"), ("flat", 13, "striped"), ("printed", 5, "wood")):
-        shots, truth = _photos(holdout, tmp_path / f"{style}{seed}{kind}", seed, kind, style)
-        images = [image for _, image in shots]
-        table = empty_table(images)
-        assert table is not None
-        h, w = images[0].shape[:2]
-        share = float(np.median([cv2.contourArea(np.float32(t)) for t in truth])) / (h * w)
-        for image, t in zip(images, truth):
-            found = card_by_difference(image, table, share, 0.65)
+        for t, found in _found_off_the_empty_table(holdout, tmp_path / f"{style}{seed}{kind}", seed, kind, style):
             close += min((_corner_error(q, t) for q in found), default=np.inf) <= 10
             overlapping += max((quad_iou(t, q) for q in found), default=0.0) > 0.9
             n += 1
@@ -138,9 +138,6 @@ def test_photos_on_a_pale_tiled_table_whose_card_is_not_found_are_still_photos_o
     frame's proportions (0.75) as its cards', and photos were left out.  They are photos on
     the table, and their cards are looked for off the empty table (a photo in which it is not
     found either is left out, as its card has another)."""
-    from farmbox.vision.cards.find import side_ratio
-    from farmbox.vision.cards.read import enroll_shots
-
     shots, truth = _photos(holdout, tmp_path, 52, "tiles", "printed")
     whole = sum(card_in(image).min() == 0 for _, image in shots)
     assert whole >= len(shots) // 2          # the case in point: most photos show no card
