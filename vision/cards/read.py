@@ -464,12 +464,10 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     tight crop's card fills it); it is left out only when its card has a shot of its own where
     the card was found on the table (a card with none keeps what it has, and the check calls
     it weak)."""
-    whole = [_whole(a, img) for a, (_, img, _) in zip(shares, found)]
-    on_table = [a < ON_THE_TABLE for a in shares]      # a card found well inside the photo
-    table_sizes = {img.shape[:2] for (_, img, _), t in zip(found, on_table) if t}
-    seen = {label for (label, _, _), t in zip(found, on_table) if t}
-    return {i for i, ((label, img, _), w) in enumerate(zip(found, whole))
-            if w and img.shape[:2] in table_sizes and label in seen}
+    seen = {label for (label, _, _), a in zip(found, shares) if a < ON_THE_TABLE}
+    # on the table, its card not found well inside it: the whole image (see _on_the_table)
+    return {i for i, ((label, _, _), a, t) in enumerate(zip(found, shares, _on_the_table(found, shares)))
+            if t and a >= ON_THE_TABLE and label in seen}
 
 
 def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
