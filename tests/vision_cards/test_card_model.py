@@ -48,9 +48,10 @@ def test_a_saved_model_loads_back_whole(model_file):
         assert np.isfinite(getattr(m, name)).all()
 
 
-@pytest.mark.parametrize("old", [1, 2])
+@pytest.mark.parametrize("old", [1, 2, 3])
 def test_an_older_model_asks_to_enroll_again(model_file, tmp_path, old):
-    """Version 2 models lack the hue of the ink (version 3): a one-line error, not a misread."""
+    """Version 2 models lack the hue of the ink (version 3), version 3 the empty table (4): a
+    one-line error, not a misread."""
     p = _rewrite(model_file, tmp_path / "old.npz", {"version": old})
     with pytest.raises(ModelError, match=f"version {old}.*enroll the deck again"):
         load_model(p)
@@ -86,6 +87,10 @@ def test_bad_header_fields_are_named(model_file, tmp_path, change, field):
     ({"class_card": lambda a: a.astype(np.float32)}, "class_card"),
     ({"templates": lambda a: a[:3]}, "templates"),
     ({"class_means": None}, "class_means"),
+    ({"table": None}, "table"),
+    ({"table": np.zeros((480, 700, 3), np.uint8)}, "table"),
+    ({"table": np.zeros((480, 640), np.uint8)}, "table"),
+    ({"table": np.zeros((480, 640, 3), np.float32)}, "table"),
 ])
 def test_bad_arrays_are_named(model_file, tmp_path, change, field):
     p = _rewrite(model_file, tmp_path / "bad.npz", array_change=change)
@@ -174,3 +179,19 @@ def test_one_shot_per_card_enrolls_with_finite_limits_and_every_card_weak():
     s = scene(4711, "symbols", ids=["oval-2-open", "diamond-3-solid"])
     got = [r.id for r in CardReader(model).read(s.image)]
     assert len(got) == 2 and set(got) - {None} <= {"oval-2-open", "diamond-3-solid"}
+
+
+def test_a_model_keeps_its_empty_table(model_file, tmp_path):
+    """A deck enrolled on the box's own table keeps the empty table (version 4), byte for byte."""
+    table = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    p = _rewrite(model_file, tmp_path / "table.npz", {"card_share": 0.02}, {"table": table})
+    m = load_model(p)
+    assert m.card_share == 0.02 and np.array_equal(m.table, table)
+    save_model(m, tmp_path / "again.npz")
+    assert np.array_equal(load_model(tmp_path / "again.npz").table, table)
+    # our renderer's enrollment: crops and photos on tables of their own, no one table
+    assert load_model(model_file).table.size == 0
+    # a table with no card size: the cards could not be looked for on it
+    p = _rewrite(model_file, tmp_path / "bad.npz", {"card_share": 0.0}, {"table": table})
+    with pytest.raises(ModelError, match="'table'"):
+        load_model(p)

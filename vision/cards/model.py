@@ -16,10 +16,13 @@ import numpy as np
 
 from farmbox.vision.files import VisionInputError, write_atomic
 
+from .table import TABLE_W
+
 FORMAT = "farmbox-cards"
 #: 2: features that cancel the light, a discriminant learned from made-up shots.
 #: 3: the hue of the coloured ink in each half of the card joins the features.
-VERSION = 3
+#: 4: the empty table, when the deck was enrolled from photos on the box's own table.
+VERSION = 4
 
 
 class ModelError(VisionInputError):
@@ -56,6 +59,10 @@ class CardModel:
     #: The share of the frame one card covered in the enrollment photos on the table (the
     #: box's own camera); 0 when the deck was enrolled from tight crops.
     card_share: float = 0.0
+    #: The empty table through the box's camera (uint8 BGR at the table's work width,
+    #: :mod:`.table`), when the deck was enrolled from photos on it; else an empty array.  A card
+    #: the finder misses in play is looked for where the frame differs from it.
+    table: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 3), np.uint8))
 
     @property
     def square(self) -> bool:
@@ -71,7 +78,7 @@ class CardModel:
         return self.max_distance
 
 
-ARRAYS = ("templates", "mean", "scale", "projection", "class_means", "class_card")
+ARRAYS = ("templates", "mean", "scale", "projection", "class_means", "class_card", "table")
 
 
 def save_model(model: CardModel, path: Path | str) -> None:
@@ -142,8 +149,13 @@ def load_model(path: Path | str) -> CardModel:
     projection = _array(path, arrays, "projection", "f", 2)
     class_means = _array(path, arrays, "class_means", "f", 2)
     class_card = _array(path, arrays, "class_card", "i", 1)
+    table = _array(path, arrays, "table", "u", 3)
     cards = sorted(set(labels))
     d, k = projection.shape
+    if table.dtype != np.uint8 or table.shape[2] != 3 or (table.size and (
+            not 8 <= table.shape[1] <= TABLE_W or not 8 <= table.shape[0] <= 2 * TABLE_W or not card_share)):
+        raise ModelError(f"{path}: card model field 'table' has shape {table.shape}, expected an empty "
+                         f"table of bytes (h, w <= {TABLE_W}, 3) with a card_share, or none")
     if templates.dtype != np.uint8 or templates.shape[0] != len(labels) or templates.shape[3] != 3:
         raise ModelError(f"{path}: card model field 'templates' has shape {templates.shape}, "
                          f"expected ({len(labels)}, h, w, 3) bytes")
@@ -165,4 +177,4 @@ def load_model(path: Path | str) -> CardModel:
     return CardModel(templates, [str(x) for x in labels], ratio, mean.astype(np.float32),
                      scale.astype(np.float32), projection.astype(np.float32),
                      class_means.astype(np.float32), class_card.astype(np.int32), max_distance,
-                     min_lead, enrolled, [str(x) for x in weak], card_share)
+                     min_lead, enrolled, [str(x) for x in weak], card_share, table)
