@@ -10,15 +10,15 @@ from tqdm import tqdm
 
 from farmbox.vision.cards import CardReader, load_model, read_image, save_model
 from farmbox.vision.cards import enroll as learn
-from farmbox.vision.cards.read import IMAGE_SUFFIXES
+from farmbox.vision.cards.read import IMAGE_SUFFIXES, STEPS_PER_SHOT
 
 
 def enroll(samples: Path, model: Path) -> int:
     """Learn from SAMPLES/<card_id>/* and write the model file."""
     if not Path(samples).is_dir():
         raise OSError(f"no samples folder {samples}")
-    # two steps an image: its card found, then learned from
-    total = 2 * sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    # steps an image: its card found, checked against the empty table, learned from
+    total = STEPS_PER_SHOT * sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
     left_out: list[str] = []
     with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
         m = learn(samples, progress=bar, left_out=left_out)

@@ -162,8 +162,10 @@ def test_enrollment_reports_progress_and_flags_a_mislabelled_card():
     shots[ids.index("diamond-1-solid") * 2 + 1] = ("diamond-1-solid", card_face("symbols", "oval-3-open").copy())
     steps = []
     model, check = enroll_shots(shots, lambda done, total: steps.append((done, total)), jitter=3)
-    # each shot's card found, then each shot learned: no long stretch without a step
-    assert steps == [(k, 2 * len(shots)) for k in range(1, 2 * len(shots) + 1)]
+    # each shot's card found, checked against the empty table (none here: tight crops, all
+    # at once), then each shot learned: no long stretch without a step
+    n = len(shots)
+    assert steps == [(k, 3 * n) for k in [*range(1, n + 1), 2 * n, *range(2 * n + 1, 3 * n + 1)]]
     assert "diamond-1-solid" in check.weak and model.weak == check.weak
     assert len(check.shots) == len(shots)
     assert len(check.weak) <= 3  # the other cards' own shots agree

@@ -216,8 +216,14 @@ def test_in_play_white_cards_on_pale_tiles_the_finder_misses_are_found_off_the_e
     for seed, kind, style in ((52, "tiles", "printed"), (3, "felt", "flat")):
         folder = tmp_path / str(seed)
         shots, _ = _photos(holdout, folder, seed, kind, style, tables=12)
-        model, _ = enroll_shots(shots)
+        steps = []
+        model, _ = enroll_shots(shots, lambda done, total: steps.append((done, total)))
         assert model.table.shape == (480, 640, 3)
+        # each photo's card found, then checked against the empty table: one step each; then
+        # each photo learned (those left out, none learned from, at once at the end)
+        n = len(shots)
+        assert steps[:2 * n] == [(k, 3 * n) for k in range(1, 2 * n + 1)]
+        assert steps[-1] == (3 * n, 3 * n) and all(a[0] < b[0] for a, b in zip(steps, steps[1:]))
         reader = CardReader(model)
         truth = json.loads((folder / "corners.json").read_text())
         n = by_finder = by_both = 0

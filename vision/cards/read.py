@@ -277,9 +277,14 @@ SMALL_CARD = 0.15
 MIN_CARD_PIXELS = 3000
 
 
-#: Progress callback: (done, total) steps of enrollment, two per shot: its card found, then
-#: the shot made into samples (total is twice the shots given).
+#: Progress callback: (done, total) steps of enrollment, three per shot: its card found, its
+#: card checked against the empty table (when the photos are of one), then the shot made into
+#: samples (total is three times the shots given).
 Progress = Callable[[int, int], None]
+
+
+#: Steps of enrollment per shot (see :data:`Progress`).
+STEPS_PER_SHOT = 3
 
 
 class ProgressBar(Protocol):
@@ -317,7 +322,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     it alone on the table), and check every shot against the others (leave-one-out)."""
     if not shots:
         raise VisionInputError("no enrollment shots")
-    steps = 2 * len(shots)
+    steps = STEPS_PER_SHOT * len(shots)
     found = []
     for k, (label, img) in enumerate(shots):
         found.append((label, img, card_in(img)))
@@ -326,7 +331,8 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
-    found, shares, table = _found_on_the_empty_table(found, shares)
+    found, shares, table = _found_on_the_empty_table(
+        found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps))
     left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
@@ -361,7 +367,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                 sample_class.append(ci * n_turns + k)
                 sample_shot.append(s)
         if on_progress is not None:
-            on_progress(len(shots) + s + 1, steps)
+            on_progress(2 * len(shots) + s + 1, steps)
     if on_progress is not None and len(found) < len(shots):   # shots left out: done all the same
         on_progress(steps, steps)
     x = np.stack(rows)
@@ -406,7 +412,8 @@ BETTER_FIT = 0.05
 LEFT_OUT = 0.02
 
 
-def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
+def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
+                              done: Callable[[int], None] | None = None
                               ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float], np.ndarray | None]:
     """The empty table, when the photos are of one card each on one table through the box's
     fixed camera (of the photos of the most common size); and the photos on it in which no
@@ -414,8 +421,13 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     does not match what differs from the table, looked at again: the card is what differs
     from the empty table (:mod:`.table`), of the size and proportions of the cards found in
     the other photos."""
+    def tick(k: int) -> None:
+        if done is not None:
+            done(k)
+
     share = _card_share(found, shares)
     if not share:
+        tick(len(found))
         return found, shares, None
     ratio = _deck_ratio(found, shares)
     placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
@@ -423,9 +435,12 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     photos = [img for _, img, _ in found if img.shape == size]
     table = empty_table(photos)
     if table is None or not one_table(photos, table, share):
+        tick(len(found))
         return found, shares, None
     found, shares = list(found), list(shares)
     for i, ((label, img, corners), a) in enumerate(zip(found, shares)):
+        if i:
+            tick(i)
         mask = differing(img, table) if img.shape == size else None
         if mask is None:
             continue
@@ -441,6 +456,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
                 or (left >= LEFT_OUT and unexplained(mask, cards[0], img, share) <= left / 2)):
             found[i] = (label, img, cards[0])
             shares[i] = cv2.contourArea(cards[0]) / area
+    tick(len(found))
     return found, shares, table
 
 
@@ -522,8 +538,9 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
            seed: int = 0, on_progress: Progress | None = None,
            left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
-    alone on the table per image).  ``progress`` is a tqdm-like bar of twice the images
-    (updated once per image's card found and once per image learned); ``on_progress(done,
+    alone on the table per image).  ``progress`` is a tqdm-like bar of
+    :data:`STEPS_PER_SHOT` times the images (updated once per image's card found, once per
+    image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
     photos left out (on the table, no card found in them)."""
     samples = Path(samples)
