@@ -278,3 +278,25 @@ def test_dice_touching_on_a_dark_cloth_never_give_the_black_die_the_white_dies_c
     assert got["dice"]["black"] in (s.dice["black"], None)
     if got["dice"]["black"] is None:
         assert "dice touching: mark on the other die" in got["reason"]
+
+
+def test_a_mark_of_five_dots_is_read_as_its_colour(tmp_path, capsys):
+    """The independent renderer's "pips" dice carry five dots of their colour on each face:
+    each dot is some 3% of the die, under the least a mark must cover, so every top face was
+    "not seen" (0 of 240 read).  The dots of one colour round the largest are one mark."""
+    from tests.bench_scripts import bench_script
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path / "pips"
+    labels = hold.write_set(folder, 4, "pips", "tiles", 12, 3, progress=False)
+    model_path = tmp_path / "dice.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
+    capsys.readouterr()
+    scenes = sorted(labels)
+    assert main(["vision", "read", "colour-dice", "--model", str(model_path),
+                 *[str(folder / "scenes" / s) for s in scenes], "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    got = [json.loads(line)["dice"] for line in lines]
+    right = sum(g[d] == c for g, s in zip(got, scenes) for d, c in labels[s].items())
+    wrong = sum(g[d] not in (None, c) for g, s in zip(got, scenes) for d, c in labels[s].items())
+    assert wrong == 0
+    assert right >= 20, right     # of 24

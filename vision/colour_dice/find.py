@@ -306,7 +306,27 @@ def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray |
         score = a * (1.0 - 0.5 * min(1.0, r))
         if score > best_score:
             best, best_score = i, score
-    return np.asarray(labels == best)
+    # ... with the patches of its colour round it: a mark of several dots, or one that a glint
+    # cuts in two (each face of a die has a colour of its own)
+    ab = frame.lab[win][..., 1:].astype(np.float32)
+    mine = labels == best
+    colour = np.median(ab[mine], axis=0)
+    reach = MARK_REACH * np.sqrt(blob.area)
+    bx, by = stats[best, 0] + stats[best, 2] / 2, stats[best, 1] + stats[best, 3] / 2
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if i == best or np.hypot(x + w / 2 - bx, y + h / 2 - by) > reach:
+            continue
+        part = labels == i
+        if np.linalg.norm(np.median(ab[part], axis=0) - colour) <= SAME_MARK:
+            mine |= part
+    return np.asarray(mine)
+
+
+#: Patches of a colour within this (Lab a, b units, 8-bit) of the mark's, their centres within
+#: this share of the die's size of the mark's centre, are the same mark (the dots of a face).
+SAME_MARK = 10.0
+MARK_REACH = 0.6
 
 
 def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
