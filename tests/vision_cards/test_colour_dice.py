@@ -284,19 +284,40 @@ def test_a_mark_of_five_dots_is_read_as_its_colour(tmp_path, capsys):
     """The independent renderer's "pips" dice carry five dots of their colour on each face:
     each dot is some 3% of the die, under the least a mark must cover, so every top face was
     "not seen" (0 of 240 read).  The dots of one colour round the largest are one mark."""
-    from tests.bench_scripts import bench_script
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / "pips"
-    labels = hold.write_set(folder, 4, "pips", "tiles", 12, 3, progress=False)
-    model_path = tmp_path / "dice.json"
-    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
-    capsys.readouterr()
-    scenes = sorted(labels)
-    assert main(["vision", "read", "colour-dice", "--model", str(model_path),
-                 *[str(folder / "scenes" / s) for s in scenes], "--json"]) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
-    got = [json.loads(line)["dice"] for line in lines]
-    right = sum(g[d] == c for g, s in zip(got, scenes) for d, c in labels[s].items())
-    wrong = sum(g[d] not in (None, c) for g, s in zip(got, scenes) for d, c in labels[s].items())
+    right, wrong, _ = _read_holdout_box(tmp_path, capsys, "pips", "tiles", 4, 12)
     assert wrong == 0
     assert right >= 20, right     # of 24
+
+
+def _read_holdout_box(tmp_path, capsys, style, kind, seed, scenes):
+    """(right, wrong, white dice not found) of a box of the independent colour-dice renderer,
+    enrolled and read through the command line."""
+    from tests.bench_scripts import bench_script
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path / f"{style}-{kind}-{seed}"
+    labels = hold.write_set(folder, seed, style, kind, scenes, 3, progress=False)
+    model_path = tmp_path / f"{style}-{seed}.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
+    capsys.readouterr()
+    names = sorted(labels)
+    assert main(["vision", "read", "colour-dice", "--model", str(model_path),
+                 *[str(folder / "scenes" / s) for s in names], "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    right = sum(r["dice"][d] == c for r, s in zip(lines, names) for d, c in labels[s].items())
+    wrong = sum(r["dice"][d] not in (None, c) for r, s in zip(lines, names) for d, c in labels[s].items())
+    lost = sum("white: die not found" in r.get("reason", "") for r in lines)
+    return right, wrong, lost
+
+
+def test_a_white_die_whose_shaded_sides_look_like_the_black_body_is_found(tmp_path, capsys):
+    """Under a warm lamp, through a lens that enlarges the sides, the white die's shaded sides
+    and foot made up to a third of its hull look like the black die's body, and the die was
+    dropped as a pale ring round the black die (the white die not found in 14 and 5 of 120
+    throws on these two boxes).  With the black die found and its place kept out, such a ring
+    is already left out by its distance to it."""
+    lost = 0
+    for style, kind, seed in (("disc", "wood", 1), ("square", "linen", 3)):
+        right, wrong, white_lost = _read_holdout_box(tmp_path, capsys, style, kind, seed, 30)
+        assert wrong == 0
+        lost += white_lost
+    assert lost == 0, lost
