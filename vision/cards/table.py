@@ -80,8 +80,8 @@ def empty_table(photos: list[np.ndarray]) -> np.ndarray | None:
 
 
 #: A photo of the one table through the one camera differs from it by its card and little
-#: more (the card's edge, spread by the blur): over eight second-renderer boxes, the median
-#: photo differed over 0.7-1.2 times its card's share of the frame.  Photos of one card each on
+#: more (the card's edge, spread by the blur): over twelve second-renderer boxes, the median
+#: photo differed over 0.77-1.16 times its card's share of the frame.  Photos of one card each on
 #: tables of their own (our renderer's) differ over 3.9 times it: their median is no table.
 ONE_TABLE = 2.0
 #: Photos looked at for it, spread over those given.
@@ -276,7 +276,7 @@ FOUND_RIM = 7
 #: the table (a tile framed by its grout, a patch of felt between cards).  Over twelve
 #: second-renderer boxes, 720 frames: the cards found differed over 0.31-1.0 of them (1 in 100
 #: under 0.61; a white card on pale tiles differs by its art only), the 16 finds that were no
-#: card over 0-0.29, 10 of them under this.
+#: card over 0-0.29, 13 of them under this.
 NOT_A_CARD = 0.15
 
 
