@@ -129,11 +129,15 @@ def _differing(shot: np.ndarray, table: np.ndarray) -> np.ndarray | None:
 def matching(mask: np.ndarray, quad: np.ndarray, image: np.ndarray) -> float:
     """How well a card's corners ``quad`` (pixels of ``image``) match what differs from the
     empty table (``mask``, :func:`differing` of ``image``): intersection over union."""
-    s = mask.shape[1] / image.shape[1]
-    card = np.zeros_like(mask)
-    cv2.fillPoly(card, [np.rint(quad * s).astype(np.int32)], 255)
-    a, b = card > 0, mask > 0
+    a, b = _inside(mask, quad * (mask.shape[1] / image.shape[1])), mask > 0
     return float((a & b).sum() / max(int((a | b).sum()), 1))
+
+
+def _inside(mask: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Where ``quad`` (pixels of ``mask``) lies, as a bool array of the mask's size."""
+    inside = np.zeros_like(mask)
+    cv2.fillPoly(inside, [np.rint(quad).astype(np.int32)], 255)
+    return inside > 0
 
 
 def _rectangles(centre: np.ndarray, angle: float, w: float, h: float, sizes: list[tuple[float, float]],
@@ -308,10 +312,9 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
 
 def _differs(mask: np.ndarray, quad: np.ndarray) -> float:
     """The share of ``quad`` (pixels of ``mask``) that ``mask`` covers."""
-    inside = np.zeros_like(mask)
-    cv2.fillPoly(inside, [np.rint(quad).astype(np.int32)], 255)
+    inside = _inside(mask, quad)
     n = int(np.count_nonzero(inside))
-    return float(np.count_nonzero(mask[inside > 0])) / n if n else 0.0
+    return float(np.count_nonzero(mask[inside])) / n if n else 0.0
 
 
 def _unexplained(mask: np.ndarray, found: list[np.ndarray], s: float, card_share: float, rim: int) -> bool:
