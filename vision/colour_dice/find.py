@@ -35,9 +35,9 @@ class Frame:
     #: True when the frame was relit to the enrolled empty-table shot (its colours are then
     #: those of the table shot's light, and the foreground is the difference from that table).
     relit: bool = False
-    #: Lightness (8-bit Lab L) of the empty table where each pixel is, in this frame's light
-    #: (the relit table shot, or the frame's own coarse estimate).
-    table_l: np.ndarray | None = None
+    #: The empty table (8-bit Lab) where each pixel is, in this frame's light (the relit table
+    #: shot, or the frame's own coarse estimate).
+    table_lab: np.ndarray | None = None
     #: The foreground before die-sized parts were made convex, and the size limit used.
     loose: np.ndarray | None = None
     die_area: float = 0.0
@@ -149,7 +149,7 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
             limit = CONVEX_MAX * fg.size if die_area is None else die_area
             loose = enclosed(fg)
             return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
-                         table_l=cv2.cvtColor(table, cv2.COLOR_BGR2LAB)[..., 0], loose=loose,
+                         table_lab=cv2.cvtColor(table, cv2.COLOR_BGR2LAB), loose=loose,
                          die_area=limit)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
@@ -163,8 +163,8 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
                           np.ones((2, 2), np.uint8))
     loose = enclosed(fg)
     if die_area is None:
-        return Frame(small, lab, _chroma(lab), loose, scale, table_l=estimate[..., 0])
-    return Frame(small, lab, _chroma(lab), convex_parts(loose, die_area), scale, table_l=estimate[..., 0],
+        return Frame(small, lab, _chroma(lab), loose, scale, table_lab=estimate)
+    return Frame(small, lab, _chroma(lab), convex_parts(loose, die_area), scale, table_lab=estimate,
                  loose=loose, die_area=die_area)
 
 
@@ -267,12 +267,42 @@ def body_mask(frame: Frame, body: tuple[float, float, float], other: tuple[float
         near &= np.abs(L - body[0]) < 0.7 * abs(body[0] - other[0])
     else:
         near = np.abs(L - body[0]) < 60
-    if frame.table_l is not None and (other is None or body[0] > other[0]):
+    if frame.table_lab is not None and (other is None or body[0] > other[0]):
         # the pale die's body is not darker than the table around it: what is, is a shadow
         # (the dark die's, on a pale cloth) or the pale die's own side faces
-        near &= L >= SHADOW_DARKER * frame.table_l.astype(np.float32)
-    m = (grey & near & (frame.foreground > 0)).astype(np.uint8) * 255
+        near &= L >= SHADOW_DARKER * frame.table_lab[..., 0].astype(np.float32)
+    body_like = grey & near & (frame.foreground > 0)
+    if frame.table_lab is not None and other is not None and body[0] < other[0]:
+        # the dark die's body is grey; a shadow on a tinted table keeps the table's tint
+        body_like &= ~shadow(frame, body_like)
+    m = body_like.astype(np.uint8) * 255
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+#: The least tint (:func:`tint`) of a table on which a shadow can be told from a black body.
+TINTED_TABLE = 0.3
+
+
+def tint(lab: np.ndarray) -> np.ndarray:
+    """The colour of 8-bit Lab pixels with their shading taken out: a and b over L + 16 (L on
+    its 0-100 scale).  Lab's a, b and L + 16 all scale with the cube root of the light, so a
+    shadow keeps the tint of the table it falls on, while a black or grey body has none."""
+    f = lab.astype(np.float32)
+    return (f[..., 1:] - 128.0) / (f[..., :1] * (100.0 / 255.0) + 16.0)
+
+
+def shadow(frame: Frame, where: np.ndarray) -> np.ndarray:
+    """Which pixels of ``where`` (bool) look like a shadow on a tinted table: their tint nearer
+    the table's there than no tint at all.  None of them on a table of little tint (a grey or
+    white cloth, where a shadow and a dark body are both grey)."""
+    out = np.zeros(where.shape, bool)
+    if frame.table_lab is None:
+        return out
+    table = tint(frame.table_lab[where])
+    pixel = tint(frame.lab[where])
+    tinted = np.linalg.norm(table, axis=-1) >= TINTED_TABLE
+    out[where] = tinted & (np.linalg.norm(pixel - table, axis=-1) < np.linalg.norm(pixel, axis=-1))
+    return out
 
 
 def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray | None:
@@ -349,9 +379,11 @@ def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[
 
 
 def patch_surround(frame: Frame, blob: DieBlob, patch: np.ndarray) -> float | None:
-    """The median lightness (Lab L) just round a die's mark ``patch``: the body the mark is
-    printed on.  None when there is too little round it."""
+    """The median lightness (Lab L) of the uncoloured pixels just round a die's mark ``patch``:
+    the body the mark is printed on (a face painted to its edges has the die's body round it as
+    a thin frame only, between the painted side faces).  None when there is too little round it."""
     ring = (cv2.dilate(patch.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~patch
+    ring &= frame.chroma[blob.window] < GREY_CHROMA
     if ring.sum() < 4:
         return None
     return float(np.median(frame.lab[blob.window][..., 0][ring]))

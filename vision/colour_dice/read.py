@@ -101,17 +101,25 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str,
         grey_chroma = WHITE_TINT * GREY_CHROMA if die.body[0] > 128 else GREY_CHROMA
     others = [d.body for n, d in model.dice.items() if n != name]
     mask = body_mask(frame, die.body, others[0] if others else None, grey_chroma)
-    if _paler(model, name) and frame.die_area:
-        # a pale body round a large mark is a thin ring, open where a shadow or the other die
-        # breaks it: the die is convex, so its hull is the die
-        mask = convex_parts(mask, frame.die_area)
     expected = die.side_px ** 2
-    found = [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected and _squat(b)]
-    if others and die.body[0] > others[0][0]:
-        # a pale blob around the dark die (its shadow and sides on a pale cloth) holds that
-        # die's body inside its hull; the pale die's own hull holds its mark and sides only
+    pale = _paler(model, name)
+
+    def die_sized(mask: np.ndarray) -> list[DieBlob]:
+        return [b for b in blobs(mask, 0.35 * expected) if b.area <= 3.0 * expected and _squat(b)]
+
+    found = [] if pale and frame.die_area else die_sized(mask)
+    hulled = False
+    if not found and frame.die_area:
+        # a pale body round a large mark is a thin ring, open where a shadow or the other die
+        # breaks it, and a dark die's faces painted to their edges leave of its body a thin
+        # frame: the die is convex, so its hull is the die
+        found, hulled = die_sized(convex_parts(mask, frame.die_area)), True
+    if others and (pale or hulled):
+        # a blob whose hull holds the other die's body is not this die: round the dark die, a
+        # pale ring of its shadow and sides on a pale cloth; the dark die's hull, the pale die
+        # it touches
         other = body_mask(frame, others[0], die.body)
-        most = OTHER_BODY_MAX if other_body_max is None else other_body_max
+        most = (OTHER_BODY_MAX if other_body_max is None else other_body_max) if pale else PALE_IN_DARK_HULL
         found = [b for b in found if _share_inside(b, other) <= most]
     found.sort(key=lambda b: abs(np.log(b.area / expected)))
     return found, "" if found else "die not found"
@@ -142,6 +150,9 @@ JOIN_PALE = 0.5
 #: them at 0.2 (wood, linen, near-white linen), in 0, 0 and 24 at 0.4.
 OTHER_BODY_MAX = 0.2
 OTHER_BODY_PLACED = 0.4
+#: Largest share of the dark die's hull (:func:`_find_die`, a die whose body is a thin frame)
+#: that may look like the pale die's body.
+PALE_IN_DARK_HULL = 0.05
 
 
 def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
