@@ -336,20 +336,25 @@ def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray |
         score = a * (1.0 - 0.5 * min(1.0, r))
         if score > best_score:
             best, best_score = i, score
-    # ... with the patches of its colour round it: a mark of several dots, or one that a glint
-    # cuts in two (each face of a die has a colour of its own)
+    # ... with the patches of its colour round it, each within reach of one already taken: a
+    # mark of several dots (the largest may be one at the edge), or one a glint cuts in two
+    # (each face of a die has a colour of its own)
     ab = frame.lab[win][..., 1:].astype(np.float32)
     mine = labels == best
     colour = np.median(ab[mine], axis=0)
     reach = MARK_REACH * np.sqrt(blob.area)
-    bx, by = stats[best, 0] + stats[best, 2] / 2, stats[best, 1] + stats[best, 3] / 2
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if i == best or np.hypot(x + w / 2 - bx, y + h / 2 - by) > reach:
-            continue
-        part = labels == i
-        if np.linalg.norm(np.median(ab[part], axis=0) - colour) <= SAME_MARK:
-            mine |= part
+    centres = stats[:, :2] + stats[:, 2:4] / 2
+    alike = [i for i in range(1, n) if i != best
+             and np.linalg.norm(np.median(ab[labels == i], axis=0) - colour) <= SAME_MARK]
+    taken = [best]
+    while True:
+        near = [i for i in alike if min(np.hypot(*(centres[i] - centres[j])) for j in taken) <= reach]
+        if not near:
+            break
+        taken += near
+        alike = [i for i in alike if i not in near]
+    for i in taken[1:]:
+        mine |= labels == i
     return np.asarray(mine)
 
 
@@ -357,13 +362,6 @@ def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray |
 #: this share of the die's size of the mark's centre, are the same mark (the dots of a face).
 SAME_MARK = 10.0
 MARK_REACH = 0.6
-
-
-def mark_colour(frame: Frame, blob: DieBlob, convex: bool = True) -> tuple[tuple[float, float, float], float] | None:
-    """The Lab colour of the largest coloured patch inside the die (:func:`mark_patch`) and
-    its share of the die."""
-    patch = mark_patch(frame, blob, convex)
-    return None if patch is None else patch_colour(frame, blob, patch)
 
 
 def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[float, float, float], float]:

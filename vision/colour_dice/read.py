@@ -26,7 +26,6 @@ from .find import (
     blobs,
     body_mask,
     convex_parts,
-    mark_colour,
     mark_patch,
     patch_colour,
     patch_surround,
@@ -224,6 +223,24 @@ def _on_the_other_die(frame: Frame, blob: DieBlob, patch: np.ndarray, model: Col
     return abs(around - others[0][0]) < abs(around - model.dice[name].body[0])
 
 
+def _least_mark(die: DieModel) -> float:
+    """The least share of a die's blob its top face's mark covers (a patch much smaller than
+    the enrolled marks is a side face's colour)."""
+    return max(0.05, 0.45 * die.mark_share)
+
+
+def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) -> np.ndarray | None:
+    """The mark on die ``name``'s top face in ``blob`` (:func:`mark_patch`, bool in the blob's
+    window), or None.  The dark die's mark is looked for inside its body, then, when too small
+    there, in the body's hull: a dark body that is a thin frame round faces painted to their
+    edges, open where the lamp catches it, encloses nothing."""
+    pale = _paler(model, name)
+    patch = mark_patch(frame, blob, convex=pale)
+    if pale or (patch is not None and patch.sum() >= _least_mark(model.dice[name]) * blob.area):
+        return patch
+    return mark_patch(frame, blob, convex=True)
+
+
 def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     """Read both dice in one frame."""
     die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
@@ -256,10 +273,10 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
             dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
             continue
-        patch = mark_patch(seen, found[0], convex=_paler(model, name))
+        patch = _top_face(seen, model, name, found[0])
         mark = None if patch is None else patch_colour(seen, found[0], patch)
         # a patch much smaller than the enrolled marks is a side face's colour, not the top's
-        if patch is None or mark is None or mark[1] < max(0.05, 0.45 * model.dice[name].mark_share):
+        if patch is None or mark is None or mark[1] < _least_mark(model.dice[name]):
             dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
             continue
         if not _paler(model, name) and _on_the_other_die(seen, found[0], patch, model, name):
@@ -409,8 +426,11 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
             for frame in fs:
                 step()
                 frame = white_balanced(frame, model)
-                found, _ = _find_die(frame, model, name)
-                mark = mark_colour(frame, found[0], convex=_paler(model, name)) if found else None
+                # one die alone in the shot: no ring round another die to tell it from, so the
+                # pale die's hull may hold as much of its shadow as when the dark die is placed
+                found, _ = _find_die(frame, model, name, other_body_max=OTHER_BODY_PLACED)
+                patch = _top_face(frame, model, name, found[0]) if found else None
+                mark = None if patch is None else patch_colour(frame, found[0], patch)
                 if mark is None:
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
