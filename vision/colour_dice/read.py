@@ -91,8 +91,8 @@ def classify(die: DieModel, feature: tuple[float, float, float]) -> tuple[str, f
     return best, float(max(0.0, min(1.0, conf)))
 
 
-def _find_die(frame: Frame, model: ColourDiceModel, name: str,
-              grey_chroma: float | None = None, other_body_max: float | None = None) -> tuple[list, str]:
+def _find_die(frame: Frame, model: ColourDiceModel, name: str, grey_chroma: float | None = None,
+              other_body_max: float | None = None, join: int = 5) -> tuple[list, str]:
     die = model.dice[name]
     if grey_chroma is None:
         # a white body near the camera's clipping point takes a tint from the light that a
@@ -112,7 +112,7 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str,
         # a pale body round a large mark is a thin ring, open where a shadow or the other die
         # breaks it, and a dark die's faces painted to their edges leave of its body a thin
         # frame: the die is convex, so its hull is the die
-        found, hulled = die_sized(convex_parts(mask, frame.die_area)), True
+        found, hulled = die_sized(convex_parts(mask, frame.die_area, join)), True
     if others and (pale or hulled):
         # a blob whose hull holds the other die's body is not this die: round the dark die, a
         # pale ring of its shadow and sides on a pale cloth; the dark die's hull, the pale die
@@ -241,56 +241,72 @@ def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) ->
     return mark_patch(frame, blob, convex=True)
 
 
+def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieBlob]) -> tuple[str | None, float, str]:
+    """Die ``name``'s colour (None when unsure), confidence and reason ("" when read) from the
+    blobs ``found`` for it in the frame ``seen``, best first."""
+    die = model.dice[name]
+    if len(found) > 1 and found[1].area > 0.6 * found[0].area and \
+            abs(np.log(found[1].area / die.side_px ** 2)) < 0.5:
+        return None, 0.0, "more than one such die"
+    patch = _top_face(seen, model, name, found[0])
+    mark = None if patch is None else patch_colour(seen, found[0], patch)
+    # a patch much smaller than the enrolled marks is a side face's colour, not the top's
+    if patch is None or mark is None or mark[1] < _least_mark(die):
+        return None, 0.0, "top face colour not seen"
+    if not _paler(model, name) and _on_the_other_die(seen, found[0], patch, model, name):
+        # dice touching: the dark die's region took in the pale die, and its largest coloured
+        # patch is the pale die's mark
+        return None, 0.0, "dice touching: mark on the other die"
+    colour, conf = classify(die, mark[0])
+    if conf < UNSURE_BELOW:
+        return None, conf, f"unsure ({colour}?)"
+    return colour, conf, ""
+
+
+def _join(model: ColourDiceModel, name: str) -> int:
+    """How far apart (work pixels) fragments of die ``name`` are joined when it was not found
+    otherwise: half its side."""
+    return max(5, int(round(JOIN_PALE * model.dice[name].side_px)))
+
+
 def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     """Read both dice in one frame."""
     die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
     frame = white_balanced(prepare(image, model.table, die_area), model)
-    dice: dict[str, str | None] = {}
-    confs: dict[str, float] = {}
-    reasons: dict[str, str] = {}
+    results: dict[str, tuple[str | None, float, str]] = {}
     placed: np.ndarray | None = None
     dark_centre: tuple[float, float] | None = None
+    pale_found: DieBlob | None = None
     # the dark die first: its place is then kept out of the pale die's search (a pale ring of
     # shadow and sides around the dark die must never be read as the pale die)
-    for name in sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0]):
+    names = sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0])
+    for name in names:
         seen = frame if placed is None else frame.without(placed)
         found, why = _find_die_off(seen, model, name, dark_centre)
         if not found and _paler(model, name) and frame.loose is not None:
             # a white die on a near-white cloth differs from it only at its mark, its sides
             # and its shadow: fragments further apart than a few pixels, each made convex on
             # its own, leave the top face out; joined across half a die's side they hold it
-            join = max(5, int(round(JOIN_PALE * model.dice[name].side_px)))
             keep_out = np.zeros(frame.lab.shape[:2], bool) if placed is None else placed
-            seen = frame.without(keep_out, join)
+            seen = frame.without(keep_out, _join(model, name))
             found, why = _find_die_off(seen, model, name, dark_centre)
-        if found and placed is None:
+        if found and name == names[0]:
             placed = _place_in_frame(frame, found[0], dilate=3)
             dark_centre = found[0].centre
-        if not found:
-            dice[name], confs[name], reasons[name] = None, 0.0, why
-            continue
-        if len(found) > 1 and found[1].area > 0.6 * found[0].area and \
-                abs(np.log(found[1].area / model.dice[name].side_px ** 2)) < 0.5:
-            dice[name], confs[name], reasons[name] = None, 0.0, "more than one such die"
-            continue
-        patch = _top_face(seen, model, name, found[0])
-        mark = None if patch is None else patch_colour(seen, found[0], patch)
-        # a patch much smaller than the enrolled marks is a side face's colour, not the top's
-        if patch is None or mark is None or mark[1] < _least_mark(model.dice[name]):
-            dice[name], confs[name], reasons[name] = None, 0.0, "top face colour not seen"
-            continue
-        if not _paler(model, name) and _on_the_other_die(seen, found[0], patch, model, name):
-            # dice touching: the dark die's region took in the pale die, and its largest
-            # coloured patch is the pale die's mark
-            dice[name], confs[name], reasons[name] = None, 0.0, "dice touching: mark on the other die"
-            continue
-        colour, conf = classify(model.dice[name], mark[0])
-        confs[name] = conf
-        if conf < UNSURE_BELOW:
-            dice[name], reasons[name] = None, f"unsure ({colour}?)"
-        else:
-            dice[name] = colour
-    confidence = min(confs.values()) if confs else 0.0
+        elif found:
+            pale_found = found[0]
+        results[name] = _read_found(seen, model, name, found) if found else (None, 0.0, why)
+    if len(names) == 2 and placed is None and pale_found is not None:
+        # the pale die found, not the dark one: a dark body that is a thin frame round faces
+        # painted to their edges, touching the pale die, made one hull with it; with the pale
+        # die's place kept out, the pieces of the frame joined across half a side are the die
+        seen = frame.without(_place_in_frame(frame, pale_found, dilate=3))
+        found, _ = _find_die(seen, model, names[0], join=_join(model, names[0]))
+        if found:
+            results[names[0]] = _read_found(seen, model, names[0], found)
+    dice = {name: colour for name, (colour, _, _) in results.items()}
+    reasons = {name: why for name, (_, _, why) in results.items() if why}
+    confidence = min(conf for _, conf, _ in results.values()) if results else 0.0
     return DiceReading(dice, confidence, reasons)
 
 
