@@ -377,11 +377,11 @@ def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[
 
 
 def patch_surround(frame: Frame, blob: DieBlob, patch: np.ndarray) -> float | None:
-    """The median lightness (Lab L) of the uncoloured pixels just round a die's mark ``patch``:
-    the body the mark is printed on (a face painted to its edges has the die's body round it as
+    """The median lightness (Lab L) of the uncoloured pixels of the foreground just round a
+    die's mark ``patch``: the body the mark is printed on (a face painted to its edges has the die's body round it as
     a thin frame only, between the painted side faces).  None when there is too little round it."""
     ring = (cv2.dilate(patch.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~patch
-    ring &= frame.chroma[blob.window] < GREY_CHROMA
+    ring &= (frame.chroma[blob.window] < GREY_CHROMA) & (frame.foreground[blob.window] > 0)
     if ring.sum() < 4:
         return None
     return float(np.median(frame.lab[blob.window][..., 0][ring]))

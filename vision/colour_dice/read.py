@@ -231,14 +231,26 @@ def _least_mark(die: DieModel) -> float:
 
 def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) -> np.ndarray | None:
     """The mark on die ``name``'s top face in ``blob`` (:func:`mark_patch`, bool in the blob's
-    window), or None.  The dark die's mark is looked for inside its body, then, when too small
-    there, in the body's hull: a dark body that is a thin frame round faces painted to their
-    edges, open where the lamp catches it, encloses nothing."""
+    window), or None.  The dark die's mark is looked for inside its body and in the body's
+    hull: a dark body that is a thin frame round faces painted to their edges, open where the
+    lamp catches it, encloses a side face at most.  The hull's is taken when the body's is too
+    small, or when it is :data:`HULL_MARK` times as large and printed on this die's body (in
+    dice touching, the hull may reach the pale die's mark)."""
     pale = _paler(model, name)
     patch = mark_patch(frame, blob, convex=pale)
-    if pale or (patch is not None and patch.sum() >= _least_mark(model.dice[name]) * blob.area):
+    if pale:
         return patch
-    return mark_patch(frame, blob, convex=True)
+    hull = mark_patch(frame, blob, convex=True)
+    if patch is None or patch.sum() < _least_mark(model.dice[name]) * blob.area:
+        return hull
+    if hull is not None and hull.sum() >= HULL_MARK * patch.sum() \
+            and not _on_the_other_die(frame, blob, hull, model, name):
+        return hull
+    return patch
+
+
+#: How many times larger the dark die's mark in its hull than in its body must be to be taken.
+HULL_MARK = 1.5
 
 
 def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieBlob]) -> tuple[str | None, float, str]:
@@ -263,6 +275,48 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
     return colour, conf, ""
 
 
+def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: DieBlob,
+                      dark_seen: Frame) -> DieBlob | None:
+    """The pale die ``name`` found by its top face's mark when its body was not found: the
+    largest coloured patch, as large as a mark, with an uncoloured ring nearer the pale body's
+    lightness than the dark one's, not the dark die's mark and not beside its centre."""
+    die = model.dice[name]
+    dark_name = next(n for n in model.dice if n != name)
+    expected = die.side_px ** 2
+    taken = np.zeros(frame.lab.shape[:2], bool)
+    patch = _top_face(dark_seen, model, dark_name, dark)
+    if patch is not None:
+        taken[dark.window] = patch
+        taken = cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    coloured = ((frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0) & ~taken).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured, connectivity=4)
+    near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+    best, best_area = None, _least_mark(die) * expected
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if a < best_area or max(w, h) > SQUAT * max(1, min(w, h)):
+            continue
+        if np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) < near:
+            continue
+        comp = labels == i
+        ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
+        ring &= frame.chroma < GREY_CHROMA
+        if ring.sum() < 4:
+            continue
+        around = float(np.median(frame.lab[..., 0][ring]))
+        if abs(around - die.body[0]) >= abs(around - model.dice[dark_name].body[0]):
+            continue
+        best, best_area = i, a
+    if best is None:
+        return None
+    x, y, w, h, _ = (int(v) for v in stats[best])
+    pad = int(round(0.2 * die.side_px))
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(frame.lab.shape[1], x + w + pad), min(frame.lab.shape[0], y + h + pad)
+    mask = cv2.dilate((labels[y0:y1, x0:x1] == best).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
+    return DieBlob(mask, expected, (float(cents[best][0]), float(cents[best][1])), (x0, y0, x1 - x0, y1 - y0))
+
+
 def _join(model: ColourDiceModel, name: str) -> int:
     """How far apart (work pixels) fragments of die ``name`` are joined when it was not found
     otherwise: half its side."""
@@ -277,6 +331,8 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
     placed: np.ndarray | None = None
     dark_centre: tuple[float, float] | None = None
     pale_found: DieBlob | None = None
+    dark_found: DieBlob | None = None
+    dark_seen = frame
     # the dark die first: its place is then kept out of the pale die's search (a pale ring of
     # shadow and sides around the dark die must never be read as the pale die)
     names = sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0])
@@ -293,6 +349,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         if found and name == names[0]:
             placed = _place_in_frame(frame, found[0], dilate=3)
             dark_centre = found[0].centre
+            dark_found, dark_seen = found[0], seen
         elif found:
             pale_found = found[0]
         results[name] = _read_found(seen, model, name, found) if found else (None, 0.0, why)
@@ -304,6 +361,10 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         found, _ = _find_die(seen, model, names[0], join=_join(model, names[0]))
         if found:
             results[names[0]] = _read_found(seen, model, names[0], found)
+    if len(names) == 2 and dark_found is not None and results[names[1]][2] == "die not found":
+        by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
+        if by_mark is not None:
+            results[names[1]] = _read_found(frame, model, names[1], [by_mark])
     dice = {name: colour for name, (colour, _, _) in results.items()}
     reasons = {name: why for name, (_, _, why) in results.items() if why}
     confidence = min(conf for _, conf, _ in results.values()) if results else 0.0
