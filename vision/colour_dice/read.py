@@ -234,8 +234,9 @@ def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) ->
     window), or None.  The dark die's mark is looked for inside its body and in the body's
     hull: a dark body that is a thin frame round faces painted to their edges, open where the
     lamp catches it, encloses a side face at most.  The hull's is taken when the body's is too
-    small, or when it is :data:`HULL_MARK` times as large and printed on this die's body (in
-    dice touching, the hull may reach the pale die's mark)."""
+    small, or when it is :data:`HULL_MARK` times as large, printed on this die's body, and the
+    body smaller than a top face (a body that large is the whole die; two dice touching, its
+    hull may reach the pale die's mark)."""
     pale = _paler(model, name)
     patch = mark_patch(frame, blob, convex=pale)
     if pale:
@@ -243,10 +244,23 @@ def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) ->
     hull = mark_patch(frame, blob, convex=True)
     if patch is None or patch.sum() < _least_mark(model.dice[name]) * blob.area:
         return hull
-    if hull is not None and hull.sum() >= HULL_MARK * patch.sum() \
+    if hull is not None and hull.sum() >= HULL_MARK * patch.sum() and blob.area < model.dice[name].side_px ** 2 \
             and not _on_the_other_die(frame, blob, hull, model, name):
         return hull
     return patch
+
+
+def _hull_disagrees(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) -> bool:
+    """Whether the largest marks inside die ``name``'s body and in its hull, both as large as
+    a mark, are of different colours."""
+    least = _least_mark(model.dice[name]) * blob.area
+    colours = set()
+    for convex in (False, True):
+        patch = mark_patch(frame, blob, convex=convex)
+        if patch is None or patch.sum() < least:
+            return False
+        colours.add(classify(model.dice[name], patch_colour(frame, blob, patch)[0])[0])
+    return len(colours) > 1
 
 
 #: How many times larger the dark die's mark in its hull than in its body must be to be taken.
@@ -361,6 +375,9 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         found, _ = _find_die(seen, model, names[0], join=_join(model, names[0]))
         if found:
             results[names[0]] = _read_found(seen, model, names[0], found)
+            if results[names[0]][0] is not None and _hull_disagrees(seen, model, names[0], found[0]):
+                # a die of our art whose top face the pale die's place cut: a side face read
+                results[names[0]] = (None, 0.0, "dice touching: top face partly hidden")
     if len(names) == 2 and dark_found is not None and results[names[1]][2] == "die not found":
         by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
         if by_mark is not None:
