@@ -138,8 +138,10 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
     if table is not None and table.shape == small.shape:
         relit, expected = relight(small, table)
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
-        dist = _lab_distance(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), cv2.cvtColor(expected, cv2.COLOR_BGR2LAB))
-        dist = cv2.GaussianBlur(dist, (0, 0), 0.8)
+        # smoothed before they are compared: a pixel's noise then cancels instead of adding to
+        # the difference (a dim lamp's noise made every pixel differ by 7-9)
+        dist = _lab_distance(*(cv2.GaussianBlur(cv2.cvtColor(x, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), 0.8)
+                               for x in (small, expected)))
         # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
         typical = float(np.median(dist[::3, ::3]))
         differs = dist > max(10.0, 5.0 * typical)

@@ -376,7 +376,7 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         if found:
             results[names[0]] = _read_found(seen, model, names[0], found)
             if results[names[0]][0] is not None and _hull_disagrees(seen, model, names[0], found[0]):
-                # a die of our art whose top face the pale die's place cut: a side face read
+                # the pale die's place cut this die's top face, and a side face was left
                 results[names[0]] = (None, 0.0, "dice touching: top face partly hidden")
     if len(names) == 2 and dark_found is not None and results[names[1]][2] == "die not found":
         by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
