@@ -477,3 +477,40 @@ def test_a_black_die_on_a_dark_cloth_under_a_dim_lamp_is_told_from_the_cloth(tmp
     right, wrong, _ = _read_holdout_box(tmp_path, capsys, "pips", "felt", 24, 12)
     assert wrong == 0
     assert right >= 21, right     # of 24
+
+
+def test_a_coloured_square_on_a_white_card_away_from_the_black_die_is_not_the_white_die(tmp_path, capsys):
+    """The white die hidden (under a hand, off the table), a Fun Farm card lying further off:
+    its dice icons are coloured squares on white, like a white die's mark (read as the white
+    die in 4 of these 4 frames when the mark was looked for anywhere).  The white die is found
+    by its mark only where it touches the black die."""
+    from tests.bench_scripts import bench_script
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path / "painted-linen-6"
+    hold.write_set(folder, 6, "painted", "linen", 0, 3, progress=False)
+    model_path = tmp_path / "m.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
+    box = hold.Box.from_seed(6, "painted", "linen")
+    rng = np.random.default_rng([6, 5151])
+    paths = []
+    for k in range(4):
+        dice = box.throw(rng, {"black": "red"})
+        image = box.render(dice, rng)
+        (bx, by), side = box.top_centre(dice[0]), box.side_px(dice[0])
+        h, w = image.shape[:2]
+        # a card where the black die is not: a white face, a grey rim, two coloured squares
+        cx = int(w * 0.25 if bx > w / 2 else w * 0.75)
+        cy = int(h * 0.3 if by > h / 2 else h * 0.7)
+        half_w, half_h = int(1.3 * side), int(1.8 * side)
+        cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (238, 240, 242), -1)
+        cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (150, 150, 150), 2)
+        s = int(0.35 * side)
+        cv2.rectangle(image, (cx - 2 * s, cy - s), (cx - s // 3, cy + s), (30, 140, 240), -1)   # orange
+        cv2.rectangle(image, (cx + s // 3, cy - s), (cx + 2 * s, cy + s), (200, 90, 40), -1)    # blue
+        paths.append(str(tmp_path / f"card-{k}.png"))
+        cv2.imwrite(paths[-1], image)
+    capsys.readouterr()
+    assert main(["vision", "read", "colour-dice", "--model", str(model_path), *paths, "--json"]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [r["dice"]["white"] for r in got] == [None] * 4
+    assert all(r["dice"]["black"] in ("red", None) for r in got)

@@ -289,11 +289,20 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
     return colour, conf, ""
 
 
+#: The pale die found by its mark (:func:`_pale_by_its_mark`): the mark no larger than this
+#: many top faces, its centre at most this many sides from the dark die's (dice touching are
+#: about one side apart, 1.22 at most on the independent renderer's boxes).
+TOP_FACE_MOST = 1.2
+TOUCHING = 1.6
+
+
 def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: DieBlob,
                       dark_seen: Frame) -> DieBlob | None:
-    """The pale die ``name`` found by its top face's mark when its body was not found: the
-    largest coloured patch, as large as a mark, with an uncoloured ring nearer the pale body's
-    lightness than the dark one's, not the dark die's mark and not beside its centre."""
+    """The pale die ``name`` found by its top face's mark when its body was not found beside
+    the dark die it touches: the largest coloured patch, as large as a mark and no larger than
+    a top face, with an uncoloured ring nearer the pale body's lightness than the dark one's,
+    not the dark die's mark, not beside its centre and not further from it than dice that
+    touch."""
     die = model.dice[name]
     dark_name = next(n for n in model.dice if n != name)
     expected = die.side_px ** 2
@@ -304,13 +313,15 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
         taken = cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     coloured = ((frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0) & ~taken).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured, connectivity=4)
-    near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+    side = max(d.side_px for d in model.dice.values())
     best, best_area = None, _least_mark(die) * expected
     for i in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[i])
-        if a < best_area or max(w, h) > SQUAT * max(1, min(w, h)):
+        if a < best_area or a > TOP_FACE_MOST * expected or max(w, h) > SQUAT * max(1, min(w, h)):
             continue
-        if np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) < near:
+        # touching the dark die (its hull or shadow took the pale die in), not beside its
+        # centre (its side faces); a coloured square on a white card further off is no die
+        if not NEAR_DARK * side <= np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) <= TOUCHING * side:
             continue
         comp = labels == i
         ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
