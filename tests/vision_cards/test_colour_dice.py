@@ -479,11 +479,24 @@ def test_a_black_die_on_a_dark_cloth_under_a_dim_lamp_is_told_from_the_cloth(tmp
     assert right >= 21, right     # of 24
 
 
-def test_a_coloured_square_on_a_white_card_away_from_the_black_die_is_not_the_white_die(tmp_path, capsys):
-    """The white die hidden (under a hand, off the table), a Fun Farm card lying further off:
-    its dice icons are coloured squares on white, like a white die's mark (read as the white
-    die in 4 of these 4 frames when the mark was looked for anywhere).  The white die is found
-    by its mark only where it touches the black die."""
+def _draw_card(image, cx, cy, side):
+    """A Fun Farm-like card centred at (cx, cy): a white face, a grey rim, an animal drawn in a
+    dark outline, and its two dice icons (an orange square and a dark one)."""
+    half_w, half_h = int(1.3 * side), int(1.8 * side)
+    cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (238, 240, 242), -1)
+    cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (150, 150, 150), 2)
+    cv2.ellipse(image, (cx, cy + int(0.5 * side)), (int(0.8 * side), int(0.5 * side)), 0, 0, 360, (40, 40, 45), 3)
+    s = int(0.35 * side)
+    cv2.rectangle(image, (cx - 2 * s, cy - half_h + s), (cx - s // 3, cy - half_h + 3 * s), (30, 140, 240), -1)
+    cv2.rectangle(image, (cx + s // 3, cy - half_h + s), (cx + 2 * s, cy - half_h + 3 * s), (40, 40, 40), -1)
+
+
+def test_a_card_beside_a_lone_die_gives_no_other_die(tmp_path, capsys):
+    """One die thrown, the other hidden (under a hand, off the table), a Fun Farm card lying
+    beside it or further off: its dice icons are coloured squares on white, like a white die's
+    mark, and its art is drawn in dark outlines.  The white die is found by its mark only
+    touching a black die that was read, on no part larger than two dice (the card's orange
+    square was read as the white die by a step of this change that lacked those checks)."""
     from tests.bench_scripts import bench_script
     hold = bench_script("holdout_colour_dice")
     folder = tmp_path / "painted-linen-6"
@@ -492,25 +505,31 @@ def test_a_coloured_square_on_a_white_card_away_from_the_black_die_is_not_the_wh
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
     box = hold.Box.from_seed(6, "painted", "linen")
     rng = np.random.default_rng([6, 5151])
-    paths = []
-    for k in range(4):
-        dice = box.throw(rng, {"black": "red"})
+    paths, present = [], []
+    for k in range(12):
+        die = "black" if k % 2 == 0 else "white"
+        dice = box.throw(rng, {die: "red"})
         image = box.render(dice, rng)
         (bx, by), side = box.top_centre(dice[0]), box.side_px(dice[0])
         h, w = image.shape[:2]
-        # a card where the black die is not: a white face, a grey rim, two coloured squares
-        cx = int(w * 0.25 if bx > w / 2 else w * 0.75)
-        cy = int(h * 0.3 if by > h / 2 else h * 0.7)
-        half_w, half_h = int(1.3 * side), int(1.8 * side)
-        cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (238, 240, 242), -1)
-        cv2.rectangle(image, (cx - half_w, cy - half_h), (cx + half_w, cy + half_h), (150, 150, 150), 2)
-        s = int(0.35 * side)
-        cv2.rectangle(image, (cx - 2 * s, cy - s), (cx - s // 3, cy + s), (30, 140, 240), -1)   # orange
-        cv2.rectangle(image, (cx + s // 3, cy - s), (cx + 2 * s, cy + s), (200, 90, 40), -1)    # blue
+        if k < 4:   # further off: where the die is not
+            cx, cy = int(w * 0.25 if bx > w / 2 else w * 0.75), int(h * 0.3 if by > h / 2 else h * 0.7)
+        else:       # beside it, 2.2-3.5 sides from its centre
+            angle, far = rng.uniform(0, 2 * np.pi), rng.uniform(2.2, 3.5) * side
+            cx = int(np.clip(bx + far * np.cos(angle), 2 * side, w - 2 * side))
+            cy = int(np.clip(by + far * np.sin(angle), 2 * side, h - 2 * side))
+        _draw_card(image, cx, cy, side)
         paths.append(str(tmp_path / f"card-{k}.png"))
         cv2.imwrite(paths[-1], image)
+        present.append(die)
     capsys.readouterr()
     assert main(["vision", "read", "colour-dice", "--model", str(model_path), *paths, "--json"]) == 0
     got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    assert [r["dice"]["white"] for r in got] == [None] * 4
-    assert all(r["dice"]["black"] in ("red", None) for r in got)
+    # no die is read as the card's orange icon; the die hidden is not read where the die thrown
+    # was read (a card beside the black die can still make it "more than one such die", and the
+    # white die is then looked for with the black die not kept out: see docs, weak spots)
+    for r, die in zip(got, present, strict=True):
+        other = "white" if die == "black" else "black"
+        assert "orange" not in r["dice"].values(), r
+        if r["dice"][die] is not None:
+            assert r["dice"][other] is None, r

@@ -291,7 +291,8 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
 
 #: The pale die found by its mark (:func:`_pale_by_its_mark`): the mark no larger than this
 #: many top faces, its centre at most this many sides from the dark die's (dice touching are
-#: about one side apart, 1.22 at most on the independent renderer's boxes).
+#: about one side apart, 1.22 at most on the independent renderer's boxes); and the dark die
+#: found again beside the pale one no further from it.
 TOP_FACE_MOST = 1.2
 TOUCHING = 1.6
 
@@ -313,6 +314,8 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
         taken = cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     coloured = ((frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0) & ~taken).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured, connectivity=4)
+    _, part, part_stats, _ = cv2.connectedComponentsWithStats(frame.foreground, connectivity=8)
+    part_area = part_stats[:, cv2.CC_STAT_AREA]
     side = max(d.side_px for d in model.dice.values())
     best, best_area = None, _least_mark(die) * expected
     for i in range(1, n):
@@ -324,6 +327,8 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
         if not NEAR_DARK * side <= np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) <= TOUCHING * side:
             continue
         comp = labels == i
+        if frame.die_area and part_area[part[comp][0]] > 2 * frame.die_area:
+            continue  # on something larger than two dice with their shadows: a card
         ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
         ring &= frame.chroma < GREY_CHROMA
         if ring.sum() < 4:
@@ -382,14 +387,20 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
         # the pale die found, not the dark one: a dark body that is a thin frame round faces
         # painted to their edges, touching the pale die, made one hull with it; with the pale
         # die's place kept out, the pieces of the frame joined across half a side are the die
+        # (beside the pale die only: a card's dark art further off, joined so, looks like one)
         seen = frame.without(_place_in_frame(frame, pale_found, dilate=3))
         found, _ = _find_die(seen, model, names[0], join=_join(model, names[0]))
+        side = max(d.side_px for d in model.dice.values())
+        found = [b for b in found if np.hypot(b.centre[0] - pale_found.centre[0],
+                                              b.centre[1] - pale_found.centre[1]) <= TOUCHING * side]
         if found:
             results[names[0]] = _read_found(seen, model, names[0], found)
             if results[names[0]][0] is not None and _hull_disagrees(seen, model, names[0], found[0]):
                 # the pale die's place cut this die's top face, and a side face was left
                 results[names[0]] = (None, 0.0, "dice touching: top face partly hidden")
-    if len(names) == 2 and dark_found is not None and results[names[1]][2] == "die not found":
+    if len(names) == 2 and dark_found is not None and results[names[0]][0] is not None \
+            and results[names[1]][2] == "die not found":
+        # the pale die touching the dark die that was read (a dark die not read may be no die)
         by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
         if by_mark is not None:
             results[names[1]] = _read_found(frame, model, names[1], [by_mark])
