@@ -300,10 +300,10 @@ TOUCHING = 1.6
 def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: DieBlob,
                       dark_seen: Frame) -> DieBlob | None:
     """The pale die ``name`` found by its top face's mark when its body was not found beside
-    the dark die it touches: the largest coloured patch, as large as a mark and no larger than
-    a top face, with an uncoloured ring nearer the pale body's lightness than the dark one's,
-    not the dark die's mark, not beside its centre and not further from it than dice that
-    touch."""
+    the dark die it touches: the largest coloured patch as large as a mark with an uncoloured
+    ring nearer the pale body's lightness than the dark one's, not the dark die's mark and not
+    beside its centre; None unless that patch touches the dark die, is no larger than a top
+    face and lies on no part larger than two dice."""
     die = model.dice[name]
     dark_name = next(n for n in model.dice if n != name)
     expected = die.side_px ** 2
@@ -317,18 +317,16 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
     _, part, part_stats, _ = cv2.connectedComponentsWithStats(frame.foreground, connectivity=8)
     part_area = part_stats[:, cv2.CC_STAT_AREA]
     side = max(d.side_px for d in model.dice.values())
+    # the candidate: the largest patch as large as a mark, squat, with a pale ring round it,
+    # not beside the dark die's centre (its side faces)
     best, best_area = None, _least_mark(die) * expected
     for i in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[i])
-        if a < best_area or a > TOP_FACE_MOST * expected or max(w, h) > SQUAT * max(1, min(w, h)):
+        if a < best_area or max(w, h) > SQUAT * max(1, min(w, h)):
             continue
-        # touching the dark die (its hull or shadow took the pale die in), not beside its
-        # centre (its side faces); a coloured square on a white card further off is no die
-        if not NEAR_DARK * side <= np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) <= TOUCHING * side:
+        if np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) < NEAR_DARK * side:
             continue
         comp = labels == i
-        if frame.die_area and part_area[part[comp][0]] > 2 * frame.die_area:
-            continue  # on something larger than two dice with their shadows: a card
         ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
         ring &= frame.chroma < GREY_CHROMA
         if ring.sum() < 4:
@@ -338,6 +336,15 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
             continue
         best, best_area = i, a
     if best is None:
+        return None
+    # ... is the pale die only if it touches the dark die (its hull or shadow took the pale die
+    # in), is no larger than a top face and lies on no part larger than two dice with their
+    # shadows (a coloured square on a white card is none of these); else nothing is read (a
+    # smaller patch is not looked for instead)
+    far = np.hypot(cents[best][0] - dark.centre[0], cents[best][1] - dark.centre[1])
+    on_part = part_area[part[labels == best][0]]
+    if far > TOUCHING * side or best_area > TOP_FACE_MOST * expected or \
+            (frame.die_area and on_part > 2 * frame.die_area):
         return None
     x, y, w, h, _ = (int(v) for v in stats[best])
     pad = int(round(0.2 * die.side_px))
