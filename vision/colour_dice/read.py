@@ -290,20 +290,21 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
 
 
 #: The pale die found by its mark (:func:`_pale_by_its_mark`): the mark no larger than this
-#: many top faces, its centre at most this many sides from the dark die's (dice touching are
-#: about one side apart, 1.22 at most on the independent renderer's boxes); and the dark die
-#: found again beside the pale one no further from it.
+#: many top faces.
 TOP_FACE_MOST = 1.2
+#: The dark die found again beside the pale one (:func:`read_frame`): its centre at most this
+#: many sides from the pale die's (dice touching are about one side apart, 1.22 at most on the
+#: independent renderer's boxes).
 TOUCHING = 1.6
 
 
 def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: DieBlob,
                       dark_seen: Frame) -> DieBlob | None:
-    """The pale die ``name`` found by its top face's mark when its body was not found beside
-    the dark die it touches: the largest coloured patch as large as a mark with an uncoloured
-    ring nearer the pale body's lightness than the dark one's, not the dark die's mark and not
-    beside its centre; None unless that patch touches the dark die, is no larger than a top
-    face and lies on no part larger than two dice."""
+    """The pale die ``name`` found by its top face's mark when its body was not found (on a
+    near-white cloth, or touching the dark die): the largest coloured patch as large as a mark
+    with an uncoloured ring nearer the pale body's lightness than the dark one's, not the dark
+    die's mark and not beside its centre; None unless that patch is no larger than a top face
+    and lies on no part larger than two dice."""
     die = model.dice[name]
     dark_name = next(n for n in model.dice if n != name)
     expected = die.side_px ** 2
@@ -337,14 +338,11 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
         best, best_area = i, a
     if best is None:
         return None
-    # ... is the pale die only if it touches the dark die (its hull or shadow took the pale die
-    # in), is no larger than a top face and lies on no part larger than two dice with their
-    # shadows (a coloured square on a white card is none of these); else nothing is read (a
-    # smaller patch is not looked for instead)
-    far = np.hypot(cents[best][0] - dark.centre[0], cents[best][1] - dark.centre[1])
+    # ... is the pale die only if it is no larger than a top face and lies on no part larger
+    # than two dice with their shadows (a coloured square on a white card lies on the card);
+    # else nothing is read (a smaller patch is not looked for instead)
     on_part = part_area[part[labels == best][0]]
-    if far > TOUCHING * side or best_area > TOP_FACE_MOST * expected or \
-            (frame.die_area and on_part > 2 * frame.die_area):
+    if best_area > TOP_FACE_MOST * expected or (frame.die_area and on_part > 2 * frame.die_area):
         return None
     x, y, w, h, _ = (int(v) for v in stats[best])
     pad = int(round(0.2 * die.side_px))
