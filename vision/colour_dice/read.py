@@ -405,7 +405,8 @@ def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
                 results[names[0]] = (None, 0.0, "dice touching: top face partly hidden")
     if len(names) == 2 and dark_found is not None and results[names[0]][0] is not None \
             and results[names[1]][2] == "die not found":
-        # the pale die touching the dark die that was read (a dark die not read may be no die)
+        # the pale die's body not found (a near-white cloth, or the dark die touching it), the
+        # dark die found and read (one not read may be no die: a card's dark art)
         by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
         if by_mark is not None:
             results[names[1]] = _read_found(frame, model, names[1], [by_mark])
