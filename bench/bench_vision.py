@@ -10,7 +10,11 @@ The folder holds ``enroll/`` (what ``farmbox vision enroll KIND`` learns from), 
 * cards: a list of card ids (a multiset: order free);
 * dice: ``[green_face, red_face]``, or ``null`` / ``{"faces": null, "reason": "..."}`` for a
   scene that must be refused (a reason there is the one expected);
-* colour-dice: ``{"white": colour, "black": colour}``.
+* colour-dice: ``{"white": colour, "black": colour}``.  When the folder also holds
+  ``enroll-cards/`` (photos of each card alone on the table, as ``farmbox vision enroll cards``
+  takes them), the deck is enrolled as well and the dice are read with ``--cards``: the cards
+  read in a frame are left out of its dice search, as the box does in Fun Farm (the time per
+  frame then includes reading the cards).
 
 It drives the command line itself, in this process: ``farmbox vision enroll KIND DIR/enroll
 --model M`` then one ``farmbox vision read KIND --model M SCENE... --json`` over every scene
@@ -212,8 +216,18 @@ def main(argv: list[str] | None = None) -> int:
             return code
         for _, line in out.lines:
             print(f"enroll: {line}")
+        extra: list[str] = []
+        if args.kind == "colour-dice" and (args.folder / "enroll-cards").is_dir():
+            deck = Path(tmp) / "cards.npz"
+            code, out, _ = run(["vision", "enroll", "cards", str(args.folder / "enroll-cards"),
+                                "--model", str(deck)])
+            if code:
+                print(f"card enrollment failed (exit {code})", file=sys.stderr)
+                return code
+            print(f"enroll cards: {out.lines[-1][1] if out.lines else ''}; the dice read with --cards")
+            extra = ["--cards", str(deck)]
         code, out, start = run(["vision", "read", args.kind, "--model", str(model), "--json",
-                                *map(str, scenes)])
+                                *extra, *map(str, scenes)])
         if code:
             print(f"reading failed (exit {code})", file=sys.stderr)
             return code

@@ -35,6 +35,14 @@ that colour up, 3 per colour and die), ``enroll/table/0.jpg`` the empty table, `
 throws and ``labels.json`` the truth (scene file -> ``{"white": colour, "black": colour}``);
 ``centres.json`` adds, for every image, where each die's top face centre is in the frame and
 its side in pixels (for looking at failures).
+
+``--cards N`` lays Fun Farm cards round every throw, as they lie in the game's circle: a deck
+of N cards drawn here (cream paper, an animal in thick dark outlines, and a small white die and
+a small black die printed in the dice's own colours), 1-4 of them per throw, flat on the table
+and lit with it, apart, none under a die, half of them close beside one.  ``enroll-cards/<id>/``
+holds each card alone on the table (2 photos: what ``farmbox vision enroll cards`` learns from),
+and the throws are the same as without cards.  ``bench/bench_vision.py colour-dice`` then
+enrolls the deck too and reads the dice with ``--cards``, as the box does in Fun Farm.
 """
 
 from __future__ import annotations
@@ -286,6 +294,68 @@ def table_albedo(kind: str, tint: np.ndarray, rng: np.random.Generator, x: np.nd
     raise ValueError(kind)
 
 
+# ------------------------------------------------------------------------------ Fun Farm cards
+
+#: A card's face texture, pixels (portrait), and its long over short side.
+CARD_TEX = (200, 290)
+CARD_LONG = CARD_TEX[1] / CARD_TEX[0]
+
+
+def card_face(paints: dict[str, np.ndarray], seed: int, card: int) -> np.ndarray:
+    """Card ``card`` of a box's Fun Farm-like deck (linear RGB albedo, portrait): cream paper in
+    a grey rim, an animal drawn in thick dark outlines over a flat colour, and along the bottom
+    a small white die and a small black die, each showing one of the game's colours (printed in
+    the dice's own paints: the card's icons look like the dice)."""
+    rng = np.random.default_rng([seed, 7177, card])
+    w, h = CARD_TEX
+    face = np.ones((h, w, 3), np.float32) * linear((240, 236, 226)) * np.float32(rng.uniform(0.9, 1.02))
+    cv2.rectangle(face, (3, 3), (w - 4, h - 4), tuple(float(v) for v in linear((150, 150, 150))), 4)
+    ink = tuple(float(v) for v in linear((30, 30, 32)))
+    fill = tuple(float(v) for v in linear(tuple(int(c) for c in rng.integers(90, 230, 3))))
+    bx, by = int(rng.integers(85, 115)), int(rng.integers(120, 150))
+    ax, ay = int(rng.integers(45, 65)), int(rng.integers(28, 42))
+    cv2.ellipse(face, (bx, by), (ax, ay), 0, 0, 360, fill, -1, cv2.LINE_AA)
+    cv2.ellipse(face, (bx, by), (ax, ay), 0, 0, 360, ink, 4, cv2.LINE_AA)
+    hx = bx + int(rng.choice([-1, 1])) * (ax + 5)
+    cv2.circle(face, (hx, by - ay), int(rng.integers(16, 25)), fill, -1, cv2.LINE_AA)
+    cv2.circle(face, (hx, by - ay), int(rng.integers(16, 25)), ink, 4, cv2.LINE_AA)
+    for k in range(4):
+        x = bx - ax // 2 + k * ax // 3
+        cv2.line(face, (x, by + ay - 6), (x, by + ay + 30), ink, 5, cv2.LINE_AA)
+    colours = list(paints)
+    size = 46
+    for x0, body in ((28, (235, 235, 230)), (w - 28 - size, (35, 35, 38))):
+        y0 = h - 26 - size
+        cv2.rectangle(face, (x0, y0), (x0 + size, y0 + size), tuple(float(v) for v in linear(body)), -1)
+        cv2.rectangle(face, (x0, y0), (x0 + size, y0 + size), ink, 2)
+        mark = tuple(float(v) for v in paints[colours[int(rng.integers(len(colours)))]])
+        cv2.circle(face, (x0 + size // 2, y0 + size // 2), 14, mark, -1, cv2.LINE_AA)
+    return face
+
+
+@dataclass
+class Card:
+    """A card lying on the table: which of the deck, its centre (world cm), turn and short side."""
+
+    card: int
+    x: float
+    y: float
+    yaw: float
+    short: float
+
+    def corners(self) -> np.ndarray:
+        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        hw, hh = self.short / 2, self.short * CARD_LONG / 2
+        return np.array([[self.x + a * c - b * s, self.y + a * s + b * c, 0.0]
+                         for a, b in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))])
+
+    def gap(self, x: float, y: float) -> float:
+        """How far world point (x, y) is from the card (0 on it)."""
+        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        u, v = (x - self.x) * c + (y - self.y) * s, -(x - self.x) * s + (y - self.y) * c
+        return float(np.hypot(max(abs(u) - self.short / 2, 0), max(abs(v) - self.short * CARD_LONG / 2, 0)))
+
+
 # ------------------------------------------------------------------------------ the box
 
 @dataclass
@@ -483,12 +553,67 @@ class Box:
         raise RuntimeError("could not throw the dice into view")
 
     # -- one frame
-    def render(self, dice: list[Die], rng: np.random.Generator) -> np.ndarray:
-        """The frame the camera takes of ``dice`` on the table (BGR uint8, JPEG-decoded)."""
-        return self._sensor(self.radiance(dice, rng), rng)
+    def render(self, dice: list[Die], rng: np.random.Generator, cards: list[Card] | None = None,
+               deck: list[np.ndarray] | None = None) -> np.ndarray:
+        """The frame the camera takes of ``dice`` on the table (BGR uint8, JPEG-decoded), with
+        ``cards`` of the ``deck`` (card faces, :func:`card_face`) lying on it."""
+        table = self.with_cards(cards, deck or []) if cards else None
+        return self._sensor(self.radiance(dice, rng, table), rng)
 
-    def radiance(self, dice: list[Die], rng: np.random.Generator) -> np.ndarray:
-        """Light reaching the lens (linear RGB, H x W x 3), before the sensor."""
+    def with_cards(self, cards: list[Card], deck: list[np.ndarray]) -> np.ndarray:
+        """The table's albedo with the cards lying on it (flat: paper has no height to speak of)."""
+        table = self.table.copy()
+        gx, gy = self.ground[..., 0], self.ground[..., 1]
+        for card in cards:
+            face = deck[card.card]
+            c, s = np.cos(card.yaw), np.sin(card.yaw)
+            u = (gx - card.x) * c + (gy - card.y) * s
+            v = -(gx - card.x) * s + (gy - card.y) * c
+            long = card.short * CARD_LONG
+            on = (np.abs(u) < card.short / 2) & (np.abs(v) < long / 2)
+            mx = ((u / card.short + 0.5) * CARD_TEX[0]).astype(np.float32)
+            my = ((v / long + 0.5) * CARD_TEX[1]).astype(np.float32)
+            seen = cv2.remap(face, mx, my, cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+            table[on] = seen[on]
+        return table
+
+    def lay_cards(self, rng: np.random.Generator, dice: list[Die], deck: int, most: int) -> list[Card]:
+        """Up to ``most`` cards of a ``deck`` of cards laid round the dice (the Fun Farm circle):
+        apart, none under a die, some close beside one, all wholly in view."""
+        w, h = SIZE
+        want = int(rng.integers(1, most + 1))
+        ids = rng.permutation(deck)[:want]
+        out: list[Card] = []
+        for card in ids:
+            for _ in range(200):
+                short = self.edge * float(rng.uniform(2.8, 3.6))
+                yaw = float(rng.uniform(0, 2 * np.pi))
+                if dice and rng.random() < 0.5:  # close beside a die
+                    d = dice[int(rng.integers(len(dice)))]
+                    ang = float(rng.uniform(0, 2 * np.pi))
+                    reach = short * CARD_LONG / 2 + self.edge * float(rng.uniform(0.9, 2.0))
+                    x, y = d.centre[0] + reach * np.cos(ang), d.centre[1] + reach * np.sin(ang)
+                else:
+                    g = self.ground[int(rng.uniform(0.1, 0.9) * h), int(rng.uniform(0.1, 0.9) * w)]
+                    x, y = float(g[0]), float(g[1])
+                new = Card(int(card), float(x), float(y), yaw, short)
+                if any(new.gap(d.centre[0], d.centre[1]) < 1.2 * self.edge for d in dice):
+                    continue  # a die's foot and its shadow stay off the card
+                if any(np.hypot(new.x - o.x, new.y - o.y) < (new.short + o.short) * CARD_LONG / 2 + 0.5
+                       for o in out):
+                    continue
+                q = self.project(new.corners())
+                if (q[:, 0] > 4).all() and (q[:, 0] < w - 4).all() and (q[:, 1] > 4).all() \
+                        and (q[:, 1] < h - 4).all():
+                    out.append(new)
+                    break
+        return out
+
+    def radiance(self, dice: list[Die], rng: np.random.Generator,
+                 table: np.ndarray | None = None) -> np.ndarray:
+        """Light reaching the lens (linear RGB, H x W x 3), before the sensor (``table``: the
+        table's albedo when not the bare table's)."""
         w, h = SIZE
         power = float(rng.uniform(0.92, 1.08))
         sky = self.sky_rgb * np.float32(rng.uniform(0.8, 1.2))
@@ -535,7 +660,7 @@ class Box:
         light = cv2.resize(light, SIZE, interpolation=cv2.INTER_LINEAR)
         lit = (sky[None, None] * contact[..., None]
                + (self.lamp_rgb * power)[None, None] * (self.direct * light * np.sqrt(contact))[..., None])
-        img = self.table * lit
+        img = (self.table if table is None else table) * lit
         if dice:
             self._dice(img, dice, lamp, samples, power, sky)
         return img.astype(np.float32)
@@ -639,15 +764,25 @@ class Box:
         return frame
 
 
+#: Enrollment photos per card (one card alone on the table), and the most cards beside a throw.
+CARD_SHOTS = 2
+MOST_CARDS = 4
+
+
 def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, shots: int = 3,
-              progress: bool = True) -> dict[str, dict[str, str]]:
-    """Render one set (one box) into ``folder``; returns its labels."""
+              progress: bool = True, cards: int = 0) -> dict[str, dict[str, str]]:
+    """Render one set (one box) into ``folder``; returns its labels.  ``cards``: a deck of that
+    many Fun Farm-like cards, 1-4 of them lying round every throw, and ``enroll-cards/`` with
+    each card alone on the table (the same throws as without cards: the cards take their own
+    random numbers)."""
     box = Box.from_seed(seed, style, kind)
     rng = np.random.default_rng([seed, 53])
+    card_rng = np.random.default_rng([seed, 71])
+    deck = [card_face(box.paints, seed, k) for k in range(cards)]
     enroll = folder / "enroll"
     (folder / "scenes").mkdir(parents=True, exist_ok=True)
     (enroll / "table").mkdir(parents=True, exist_ok=True)
-    total = 1 + len(DICE) * len(COLOURS) * shots + scenes
+    total = 1 + len(DICE) * len(COLOURS) * shots + scenes + cards * CARD_SHOTS
     done = 0
     where: dict[str, dict[str, object]] = {}
 
@@ -672,14 +807,25 @@ def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, shots
                 cv2.imwrite(str(enroll / body / colour / f"{k}.jpg"), box.render(alone, rng))
                 note(f"enroll/{body}/{colour}/{k}.jpg", alone)
                 tick()
+    for k in range(cards):
+        (folder / "enroll-cards" / f"card-{k:02d}").mkdir(parents=True, exist_ok=True)
+        for j in range(CARD_SHOTS):
+            alone = box.lay_cards(card_rng, [], cards, 1)
+            alone = [Card(k, c.x, c.y, c.yaw, c.short) for c in alone]
+            path = folder / "enroll-cards" / f"card-{k:02d}" / f"{j}.jpg"
+            cv2.imwrite(str(path), box.render([], card_rng, alone, deck))
+            tick()
     labels: dict[str, dict[str, str]] = {}
     for i in range(scenes):
         tops = {body: COLOURS[int(rng.integers(6))] for body in DICE}
         dice = box.throw(rng, tops, touching=bool(rng.random() < box.touching))
         name = f"throw-{i:04d}.jpg"
-        cv2.imwrite(str(folder / "scenes" / name), box.render(dice, rng))
+        laid = box.lay_cards(card_rng, dice, cards, MOST_CARDS) if cards else []
+        cv2.imwrite(str(folder / "scenes" / name), box.render(dice, rng, laid, deck))
         labels[name] = tops
         note(f"scenes/{name}", dice)
+        if laid:
+            where[f"scenes/{name}"]["cards"] = [f"card-{c.card:02d}" for c in laid]
         tick()
     (folder / "labels.json").write_text(json.dumps(labels, indent=1))
     (folder / "centres.json").write_text(json.dumps(where))
@@ -699,11 +845,13 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=120)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shots", type=int, default=3, help="enrollment shots per colour and die")
+    parser.add_argument("--cards", type=int, default=0,
+                        help="a deck of this many Fun Farm-like cards, 1-4 lying round each throw")
     args = parser.parse_args()
     for k in range(args.sets):
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
-        write_set(folder, args.seed + k, style, kind, args.scenes, args.shots)
+        write_set(folder, args.seed + k, style, kind, args.scenes, args.shots, cards=args.cards)
         print(folder)
     return 0
 

@@ -10,6 +10,8 @@ import argparse
 import importlib
 from pathlib import Path
 
+from farmbox.firmware.cli import CommandError
+
 #: KIND -> handler module.
 KINDS = {
     "dice": "farmbox.firmware.cli.vision_dice",
@@ -32,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     read.add_argument("--model", type=Path, required=True, metavar="PATH")
     read.add_argument("images", type=Path, nargs="+", metavar="IMAGE")
     read.add_argument("--json", action="store_true")
+    read.add_argument("--cards", type=Path, metavar="CARDS_MODEL",
+                      help="colour-dice only: the card model; the cards its reader finds in each "
+                           "image are left out of the dice search, as the box does in Fun Farm")
     read.set_defaults(func=cmd_read)
 
 
@@ -44,4 +49,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    return _handler(args.kind).read(args.model, args.images, args.json)
+    if args.cards is None:
+        return _handler(args.kind).read(args.model, args.images, args.json)
+    if args.kind != "colour-dice":
+        raise CommandError(f"--cards is for colour-dice only, not {args.kind}")
+    return _handler(args.kind).read(args.model, args.images, args.json, cards=args.cards)

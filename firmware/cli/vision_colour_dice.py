@@ -30,12 +30,22 @@ def enroll(samples: Path, model: Path) -> int:
     return 0
 
 
-def read(model: Path, images: list[Path], as_json: bool) -> int:
-    """Print what each image shows: one JSON object per line with --json."""
+def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = None) -> int:
+    """Print what each image shows: one JSON object per line with --json.  ``cards``: a card
+    model; the cards its reader finds in an image (read or not) are left out of that image's
+    dice search."""
     m = load_model(model)
+    card_reader = None
+    if cards is not None:
+        from farmbox.vision.cards import CardReader
+        from farmbox.vision.cards import load_model as load_cards
+
+        card_reader = CardReader(load_cards(cards))
     for path in tqdm(images, desc="read colour dice", unit="img", file=sys.stderr,
                      disable=None if len(images) > 1 else True):
-        reading = read_frame(m, read_image(path))
+        image = read_image(path)
+        seen = [] if card_reader is None else [c.corners for c in card_reader.read(image)]
+        reading = read_frame(m, image, seen)
         if as_json:
             print(json.dumps(reading.as_json(str(path))), flush=True)
         else:

@@ -94,11 +94,53 @@ SAME_TABLE = 6.0
 CLIPPED = 250
 
 
-def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def masked_median(cells: np.ndarray, hidden: np.ndarray, k: int = 5) -> np.ndarray:
+    """For each cell of a coarse grid (H x W x C), the median of the cells not ``hidden`` (bool
+    H x W) in the smallest square round it, ``k`` wide or wider, that holds at least half of
+    ``k`` x ``k`` of them: :func:`cv2.medianBlur` with the hidden cells left out and as many
+    cells voting (a die's cell is outvoted by the table's, however much a card hides)."""
+    values = cells.astype(np.float32).copy()
+    values[hidden] = np.nan
+    if hidden.all():
+        return cells.astype(np.float32)
+    need = (k * k + 1) // 2
+    out = np.full_like(values, np.nan)
+    todo = np.ones(hidden.shape, bool)
+    while todo.any():
+        r = k // 2
+        padded = np.pad(values, ((r, r), (r, r), (0, 0)), constant_values=np.nan)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(0, 1))
+        ys, xs = np.nonzero(todo)
+        near = windows[ys, xs]                       # N x C x k x k
+        enough = (~np.isnan(near[:, 0])).sum(axis=(-2, -1)) >= need
+        if k >= 2 * max(hidden.shape) + 1:
+            enough[:] = True                         # the whole grid: all there is
+        if enough.any():
+            with np.errstate(all="ignore"):
+                out[ys[enough], xs[enough]] = np.nanmedian(near[enough], axis=(-2, -1))
+            todo[ys[enough], xs[enough]] = False
+        k += 2
+    return out
+
+
+#: A light-field cell more than this share under cards (kept out) takes its gain from the
+#: cells round it: a large white card on a green felt otherwise moved its cells' gain, and
+#: the card and the dice beside it were relit with a tint.
+HIDDEN_CELL = 0.5
+
+
+#: A cell whose gain (log, any channel) is this far off the light field found round it is no
+#: table (a die, a shadow) when cards are kept out of the light.
+OFF_THE_LIGHT = 0.2
+
+
+def relight(small: np.ndarray, table: np.ndarray,
+            away: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``small`` (work-size BGR) under the light of the empty-table shot ``table`` (divided by
     the smooth per-channel gain field that maps the table shot onto it), and the empty table
     as this frame's camera would show it (the table shot times that field, clipped where the
-    camera clips: a lamp's glare on a pale cloth then cancels instead of looking like a die)."""
+    camera clips: a lamp's glare on a pale cloth then cancels instead of looking like a die).
+    ``away`` (bool, work size): pixels that are not the table (cards), left out of the light."""
     f = small.astype(np.float32) + 1.0
     t = table.astype(np.float32) + 1.0
     log_ratio = np.log(f / t)
@@ -109,11 +151,21 @@ def relight(small: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarra
     # neither (a cream stripe clipped in the table shot, not in a darker frame, pulled its
     # cells' gain down, and the stripe then differed from the table as much as a die)
     valid = ((small < CLIPPED) & (table < CLIPPED)).astype(np.float32)
+    if away is not None:
+        valid[away] = 0
     total = cv2.resize(log_ratio * valid, cells, interpolation=cv2.INTER_AREA)
     share = cv2.resize(valid, cells, interpolation=cv2.INTER_AREA)
     whole = cv2.resize(log_ratio, cells, interpolation=cv2.INTER_AREA)
     cell_gain = np.where(share > 0.2, total / np.maximum(share, 1e-6), whole).astype(np.float32)
-    coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(cell_gain[..., i]), 5) for i in range(3)])
+    if away is not None and away.any():
+        hidden = cv2.resize(away.astype(np.float32), cells, interpolation=cv2.INTER_AREA) > HIDDEN_CELL
+        coarse = masked_median(cell_gain, hidden)
+        # with the cards out, fewer cells vote: a die near the frame's edge could outvote the
+        # table there; the cells far off the light found (a die, its shadow) are left out too
+        off = (np.abs(cell_gain - coarse) > OFF_THE_LIGHT).any(axis=2)
+        coarse = masked_median(cell_gain, hidden | off)
+    else:
+        coarse = cv2.merge([cv2.medianBlur(np.ascontiguousarray(cell_gain[..., i]), 5) for i in range(3)])
     gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
     relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
     lit_table = np.clip(t * gain - 1.0, 0, 255)
@@ -128,15 +180,21 @@ def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float | None = None) -> Frame:
+def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float | None = None,
+            away: np.ndarray | None = None) -> Frame:
     """Shrink, convert and separate the foreground from the table (``table``: the enrolled
     empty-table shot at work size, used when the frame still shows that table).  ``die_area``
     (work pixels) is the largest one die with its sides and shadow covers: larger parts are
-    not made convex (two dice close together are two convex parts, not one)."""
+    not made convex (two dice close together are two convex parts, not one).  ``away`` (bool,
+    work size): what lies on the table and is no die (the cards read in the same frame): never
+    foreground, and left out of the light."""
     small = shrink(image)
     scale = WORK_W / image.shape[1]
+    if away is not None and away.shape != small.shape[:2]:
+        raise ValueError(f"the mask kept out is {away.shape[1]}x{away.shape[0]}, the frame "
+                         f"{small.shape[1]}x{small.shape[0]} at work size")
     if table is not None and table.shape == small.shape:
-        relit, expected = relight(small, table)
+        relit, expected = relight(small, table, away)
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
         # smoothed before they are compared: a pixel's noise then cancels instead of adding to
         # the difference (a dim lamp's noise made every pixel differ by 7-9)
@@ -145,6 +203,8 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         # the threshold adapts to what does not cancel: noise, JPEG, clipped highlights
         typical = float(np.median(dist[::3, ::3]))
         differs = dist > max(10.0, 5.0 * typical)
+        if away is not None:
+            differs &= ~away
         if typical < SAME_TABLE and float(np.count_nonzero(differs)) < TABLE_CHANGED * differs.size:
             fg = cv2.morphologyEx(differs.astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
                                   np.ones((2, 2), np.uint8))
@@ -155,13 +215,21 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
                          die_area=limit)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
-    coarse = cv2.resize(lab, (max(8, ww // 12), max(6, hh // 12)), interpolation=cv2.INTER_AREA)
-    coarse = cv2.medianBlur(coarse, 5)
+    grid = (max(8, ww // 12), max(6, hh // 12))
+    coarse = cv2.resize(lab, grid, interpolation=cv2.INTER_AREA)
+    if away is not None and away.any():
+        hidden = cv2.resize(away.astype(np.float32), grid, interpolation=cv2.INTER_AREA) > HIDDEN_CELL
+        coarse = np.clip(np.round(masked_median(coarse, hidden)), 0, 255).astype(np.uint8)
+    else:
+        coarse = cv2.medianBlur(coarse, 5)
     estimate = cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
     dist = _lab_distance(lab, estimate)
     # the threshold adapts to the table's own texture (grain, weave, noise)
     thr = max(16.0, 4.0 * float(np.median(dist[::3, ::3])))
-    fg = cv2.morphologyEx((dist > thr).astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
+    differs = dist > thr
+    if away is not None:
+        differs &= ~away
+    fg = cv2.morphologyEx(differs.astype(np.uint8) * np.uint8(255), cv2.MORPH_OPEN,
                           np.ones((2, 2), np.uint8))
     loose = enclosed(fg)
     if die_area is None:

@@ -7,7 +7,7 @@ costs a player cards while an unsure costs a glance.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -358,10 +358,42 @@ def _join(model: ColourDiceModel, name: str) -> int:
     return max(5, int(round(JOIN_PALE * model.dice[name].side_px)))
 
 
-def read_frame(model: ColourDiceModel, image: np.ndarray) -> DiceReading:
-    """Read both dice in one frame."""
+#: A card's outline (frame pixels) is kept out of the dice search when it covers at least this
+#: many of the larger die's top faces (an outline the size of a die may be the die).
+CARD_FACES = 4.0
+#: ... grown by this many work pixels: its edge and the thin shadow along it.
+CARD_MARGIN = 3
+
+
+def cards_away(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The cards found in the same frame (corners, frame pixels), as a bool mask at work size
+    of what the dice reader leaves out (None: no card).  A Fun Farm card shows a small white die
+    and a small black die with a colour each, its art is drawn in dark outlines, and a large
+    white card moved the light field: read as a table, it gave dice that are not there."""
+    if not len(cards) or not model.dice:
+        return None
+    h, w = image.shape[:2]
+    scale = WORK_W / w
+    size = (max(1, round(h * scale)), WORK_W)
+    least = CARD_FACES * max(d.side_px for d in model.dice.values()) ** 2
+    mask = np.zeros(size, np.uint8)
+    for quad in cards:
+        q = np.asarray(quad, np.float32).reshape(-1, 2) * scale
+        if q.shape[0] < 3 or not np.isfinite(q).all() or cv2.contourArea(q) < least:
+            continue
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+    if not mask.any():
+        return None
+    grow = 2 * CARD_MARGIN + 1
+    return cv2.dilate(mask, np.ones((grow, grow), np.uint8)) > 0
+
+
+def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray] = ()) -> DiceReading:
+    """Read both dice in one frame; ``cards``: the outlines (corners, frame pixels) of the
+    cards found in it, left out of the search."""
     die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
-    frame = white_balanced(prepare(image, model.table, die_area), model)
+    away = cards_away(model, image, cards) if len(cards) else None
+    frame = white_balanced(prepare(image, model.table, die_area, away), model)
     results: dict[str, tuple[str | None, float, str]] = {}
     placed: np.ndarray | None = None
     dark_centre: tuple[float, float] | None = None

@@ -65,30 +65,38 @@ def table_reader(config: Config) -> StillTable | None:
 
         reader = CardReader(load_model(v.cards_model))
 
-        def read_cards(frame: Any) -> list[str]:
-            return [r.id for r in reader.read(frame) if r.id]
+        def read_cards(frame: Any) -> list[CardOnTable]:
+            return [(r.id, r.corners) for r in reader.read(frame)]
     if v.colour_dice_model:
         from farmbox.vision import colour_dice
 
         model = colour_dice.load_model(v.colour_dice_model)
 
-        def read_dice(frame: Any) -> DiceSeen:
-            r = colour_dice.read_frame(model, frame)
+        def read_dice(frame: Any, cards: Sequence[Any]) -> DiceSeen:
+            r = colour_dice.read_frame(model, frame, cards)
             return DiceSeen(r.dice.get("black"), r.dice.get("white"), r.confidence,
                             time.monotonic_ns())
     return TableWatcher(read_cards, read_dice, Stillness())
 
 
-def TableWatcher(read_cards: Callable[[Any], list[str]] | None,
-                 read_dice: Callable[[Any], DiceSeen] | None, stillness: Any) -> StillTable:
-    """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves."""
+#: A card found on the table: its id (None: not read, e.g. partly under another) and its
+#: corners in the frame.
+CardOnTable = tuple[str | None, Any]
+
+
+def TableWatcher(read_cards: Callable[[Any], list[CardOnTable]] | None,
+                 read_dice: Callable[[Any, Sequence[Any]], DiceSeen] | None, stillness: Any) -> StillTable:
+    """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves.  The
+    cards found, read or not, are left out of the dice search: each shows a small white and a
+    small black die (the dice reader ignores an outline the size of a die)."""
 
     def still(frame: Any) -> list[Any]:
         out: list[Any] = []
+        cards = read_cards(frame) if read_cards is not None else []
         if read_cards is not None:
-            out.append(CardsSeen(tuple(read_cards(frame))))
+            out.append(CardsSeen(tuple(cid for cid, _ in cards if cid)))
         if read_dice is not None:
-            out.append(read_dice(frame))
+            out.append(read_dice(frame, [corners for _, corners in cards]))
         return out
 
     return StillTable(stillness, lambda: [DiceSeen(None, None, 1.0, time.monotonic_ns())], still)
