@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     read.add_argument("images", type=Path, nargs="+", metavar="IMAGE")
     read.add_argument("--json", action="store_true")
     read.add_argument("--cards", type=Path, metavar="CARDS_MODEL",
-                      help="colour-dice only: the card model; the cards its reader finds in each "
+                      help="colour-dice only: the card model; the cards its reader reads in each "
                            "image are left out of the dice search, as the box does in Fun Farm")
     read.set_defaults(func=cmd_read)
 

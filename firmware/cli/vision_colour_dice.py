@@ -32,8 +32,9 @@ def enroll(samples: Path, model: Path) -> int:
 
 def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = None) -> int:
     """Print what each image shows: one JSON object per line with --json.  ``cards``: a card
-    model; the cards its reader finds in an image (read or not) are left out of that image's
-    dice search."""
+    model; the cards its reader reads in an image, and those it finds partly under another, are
+    left out of that image's dice search (an outline it finds and cannot read may be no card:
+    a die, a pattern of the cloth)."""
     m = load_model(model)
     card_reader = None
     if cards is not None:
@@ -44,7 +45,8 @@ def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = No
     for path in tqdm(images, desc="read colour dice", unit="img", file=sys.stderr,
                      disable=None if len(images) > 1 else True):
         image = read_image(path)
-        seen = [] if card_reader is None else [c.corners for c in card_reader.read(image)]
+        seen = [] if card_reader is None else [c.corners for c in card_reader.read(image)
+                                                if c.id or c.under_another]
         reading = read_frame(m, image, seen)
         if as_json:
             print(json.dumps(reading.as_json(str(path))), flush=True)

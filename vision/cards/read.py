@@ -42,6 +42,8 @@ class CardReading:
     id: str | None
     confidence: float
     corners: np.ndarray  # 4x2, frame pixels, clockwise
+    #: Found partly under another card (id None): a card, not read.
+    under_another: bool = False
 
     def as_json(self) -> dict:
         return {"id": self.id, "confidence": round(float(self.confidence), 3),
@@ -114,15 +116,16 @@ class CardReader:
         if self.model.table.size:
             quads = on_the_table(image, quads, self.model.table, self.model.card_share, self.model.ratio)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
-        covered = covered_cards(image, quads)
+        under = covered_cards(image, quads)
+        covered = under
         if self.model.card_share:
             least = PART_OF_CARD * self.model.card_share * image.shape[0] * image.shape[1]
-            covered = [c or cv2.contourArea(q) < least for c, q in zip(covered, quads)]
+            covered = [c or cv2.contourArea(q) < least for c, q in zip(under, quads)]
         # only the cards wholly seen are described and matched
         read = iter(self.identify_all([rectify_to(image, q, self.size)
                                        for q, hidden in zip(quads, covered) if not hidden]))
-        return [CardReading(None, 0.0, quad) if hidden else CardReading(*next(read), quad)
-                for quad, hidden in zip(quads, covered)]
+        return [CardReading(None, 0.0, quad, under_another=u) if hidden else CardReading(*next(read), quad)
+                for quad, hidden, u in zip(quads, covered, under)]
 
 
 #: A card is unknown (not in the deck) beyond this many times the distance to their own card

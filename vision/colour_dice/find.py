@@ -238,6 +238,14 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
                  loose=loose, die_area=die_area)
 
 
+def table_difference(frame: Frame) -> np.ndarray:
+    """How far (Lab) each pixel of ``frame`` is from the table there (the relit table shot, or
+    the frame's own estimate of its table)."""
+    if frame.table_lab is None:
+        raise ValueError("the frame has no table")
+    return _lab_distance(frame.lab, frame.table_lab)
+
+
 #: Largest region (share of the frame) that :func:`enclosed` fills.
 ENCLOSED_MAX = 0.03
 

@@ -66,7 +66,7 @@ def table_reader(config: Config) -> StillTable | None:
         reader = CardReader(load_model(v.cards_model))
 
         def read_cards(frame: Any) -> list[CardOnTable]:
-            return [(r.id, r.corners) for r in reader.read(frame)]
+            return [(r.id, r.corners) for r in reader.read(frame) if r.id or r.under_another]
     if v.colour_dice_model:
         from farmbox.vision import colour_dice
 
@@ -79,7 +79,7 @@ def table_reader(config: Config) -> StillTable | None:
     return TableWatcher(read_cards, read_dice, Stillness())
 
 
-#: A card found on the table: its id (None: not read, e.g. partly under another) and its
+#: A card on the table: its id (None: found partly under another card, not read) and its
 #: corners in the frame.
 CardOnTable = tuple[str | None, Any]
 
@@ -87,8 +87,8 @@ CardOnTable = tuple[str | None, Any]
 def TableWatcher(read_cards: Callable[[Any], list[CardOnTable]] | None,
                  read_dice: Callable[[Any, Sequence[Any]], DiceSeen] | None, stillness: Any) -> StillTable:
     """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves.  The
-    cards found, read or not, are left out of the dice search: each shows a small white and a
-    small black die (the dice reader ignores an outline the size of a die)."""
+    cards (those read, and those found partly under another) are left out of the dice search:
+    each shows a small white and a small black die."""
 
     def still(frame: Any) -> list[Any]:
         out: list[Any] = []
