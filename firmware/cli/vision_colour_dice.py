@@ -45,9 +45,9 @@ def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = No
     for path in tqdm(images, desc="read colour dice", unit="img", file=sys.stderr,
                      disable=None if len(images) > 1 else True):
         image = read_image(path)
-        seen = [] if card_reader is None else [c.corners for c in card_reader.read(image)
-                                                if c.id or c.under_another]
-        reading = read_frame(m, image, seen)
+        found = [] if card_reader is None else card_reader.read(image)
+        reading = read_frame(m, image, [c.corners for c in found if c.id],
+                             [c.corners for c in found if c.under_another])
         if as_json:
             print(json.dumps(reading.as_json(str(path))), flush=True)
         else:

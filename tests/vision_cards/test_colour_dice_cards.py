@@ -138,3 +138,57 @@ def test_a_bad_card_model_is_one_line(box_with_cards, tmp_path, capsys):
         assert main(["vision", "read", "colour-dice", "--model", str(dice_model), "--cards", str(model), scene]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and str(model.name) in err[0], err
+
+
+def test_an_outline_round_a_die_where_no_card_lies_leaves_the_die_in(box_with_cards):
+    """The card reader also finds outlines in a cloth's weave, one of them round a die: an
+    outline kept out only where most of it differs from the table, the die stays found."""
+    folder, labels, _, _ = box_with_cards
+    model = enroll(folder / "enroll")
+    where = json.loads((folder / "centres.json").read_text())
+    checked = 0
+    for name in sorted(labels):
+        image = cv2.imread(str(folder / "scenes" / name))
+        at = where[f"scenes/{name}"]
+        apart = np.hypot(*np.subtract(at["black"]["centre"], at["white"]["centre"])) / at["black"]["side_px"]
+        if apart < 3.5 or read_frame(model, image).dice != labels[name]:
+            continue  # the outline would hold the other die too
+        for die in ("black", "white"):
+            (x, y), side = where[f"scenes/{name}"][die]["centre"], where[f"scenes/{name}"][die]["side_px"]
+            r = 1.3 * side   # a square 2.6 sides wide round the die: 6.8 top faces
+            phantom = np.float32([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+            assert read_frame(model, image, unread=[phantom]).dice == labels[name], (name, die)
+            checked += 1
+    assert checked >= 4
+
+
+def test_a_deck_enrolled_on_a_near_white_cloth_is_found_on_it(tmp_path, capsys):
+    """Cream cards photographed one at a time on a near-white linen are no brighter than the
+    cloth, and no card was found in any photo: the deck was learned as the whole table and no
+    card was read in play (so none was kept out of the dice search).  The median of the photos
+    is the empty table; each card is the outline found round what differs from it (its art)."""
+    hold = bench_script("holdout_colour_dice")
+    box = hold.Box.from_seed(6, "painted", "linen")
+    deck = [hold.card_face(box.paints, 6, k) for k in range(6)]
+    rng = np.random.default_rng([6, 71])
+    photos = tmp_path / "cards"
+    for k in range(6):
+        (photos / f"card-{k}").mkdir(parents=True)
+        for j in range(2):
+            laid = [hold.Card(k, c.x, c.y, c.yaw, c.short) for c in box.lay_cards(rng, [], 6, 1)]
+            cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    model = tmp_path / "cards.npz"
+    capsys.readouterr()
+    assert main(["vision", "enroll", "cards", str(photos), "--model", str(model)]) == 0
+    out = capsys.readouterr().out
+    ratio = float(out.split("side ratio ")[1].split(",")[0])
+    assert abs(ratio - hold.CARD_TEX[0] / hold.CARD_TEX[1]) < 0.03, out   # 0.750 (the frame's) before
+    assert "weak" not in out, out
+    shots = sorted(str(p) for p in photos.glob("*/*.jpg"))
+    assert main(["vision", "read", "cards", "--model", str(model), "--json", *shots]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    read = [[c["id"] for c in r["cards"] if c["id"]] for r in got]
+    # none read before; in play a cream card on this cloth is read about half the time (a card
+    # found where little of it differs from the table is taken for none: weak spots)
+    assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 4, read
+    assert all(set(ids) <= {path.split("/")[-2]} for ids, path in zip(read, shots)), read

@@ -23,7 +23,16 @@ from .describe import rectify_to
 from .find import PART_OF_CARD, FindOptions, find_cards, offset, side_ratio
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
-from .table import card_by_difference, differing, empty_table, matching, on_the_table, one_table, unexplained
+from .table import (
+    LEAST_PHOTOS,
+    card_by_difference,
+    differing,
+    empty_table,
+    matching,
+    on_the_table,
+    one_table,
+    unexplained,
+)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 #: Made-up shots per enrollment shot.
@@ -334,6 +343,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
+    found, shares = _found_on_a_pale_table(found, shares)
     found, shares, table = _found_on_the_empty_table(
         found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps))
     left_out = _photos_without_a_card(found, shares)
@@ -461,6 +471,56 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
             shares[i] = cv2.contourArea(cards[0]) / area
     tick(len(found))
     return found, shares, table
+
+
+def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
+                           ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+    """Photos of one card each through one camera in none of which :func:`card_in` found a card
+    (a cream card on a near-white cloth is no brighter than the cloth: every photo was taken
+    for a tight crop, and the deck learned the whole table as its cards).  When their median is
+    an empty table that each photo differs from in one small region (the card's art: its paper
+    differs little), the card is the smallest outline found round that region, when those are
+    of one size over the photos.  Tight crops (each of its own size, or differing from their
+    median everywhere) are left as they are."""
+    if len(found) < LEAST_PHOTOS or not all(_whole(a, img) for (_, img, _), a in zip(found, shares)):
+        return found, shares
+    photos = [img for _, img, _ in found]
+    table = empty_table(photos)
+    if table is None:
+        return found, shares
+    cards: list[np.ndarray | None] = []
+    for img in photos:
+        mask = differing(img, table)
+        if mask is None or (mask > 0).mean() > SMALL_CARD:
+            return found, shares
+        h, w = img.shape[:2]
+        art = mask > 0
+        round_it = []
+        for q in find_cards(img, FindOptions(min_area=0.002, max_area=SMALL_CARD)):
+            inside = np.zeros(mask.shape, np.uint8)
+            cv2.fillConvexPoly(inside, np.round(q * (mask.shape[1] / w)).astype(np.int32), 1)
+            if art.any() and float(art[inside > 0].sum()) >= ART_INSIDE * float(art.sum()) \
+                    and cv2.contourArea(q) >= MIN_CARD_PIXELS:
+                round_it.append(q)
+        cards.append(min(round_it, key=cv2.contourArea) if round_it else None)
+    areas = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for c, img in zip(cards, photos) if c is not None]
+    if len(areas) < len(photos) / 2:
+        return found, shares
+    share = float(np.median(areas))
+    if not one_table(photos, table, share):
+        return found, shares
+    found, shares = list(found), list(shares)
+    for i, ((label, img, _), card) in enumerate(zip(found, cards)):
+        if card is None:
+            continue
+        area = cv2.contourArea(card) / float(img.shape[0] * img.shape[1])
+        if AGAIN_SHARE * share <= area <= 1.5 * share:
+            found[i], shares[i] = (label, img, card), area
+    return found, shares
+
+
+#: The share of what differs from the empty table that a card's outline holds (its art).
+ART_INSIDE = 0.9
 
 
 def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> float:

@@ -364,10 +364,12 @@ def _join(model: ColourDiceModel, name: str) -> int:
 CARD_FACES = 4.0
 #: ... grown by this many work pixels: its edge and the thin shadow along it.
 CARD_MARGIN = 3
-#: ... and when at least this share of it differs from the table (by :data:`CARD_DIFFERS`,
-#: Lab).  The card reader also finds outlines in a cloth's weave round a die, and one crossing
-#: a card counts as a card under another: such outlines differed 0.17-0.21 (the die in them),
-#: the cards read 0.67-0.90 (on three boxes of the independent renderer, 152 cards).
+#: An outline found and not read (a card partly under another) is kept out when at least this
+#: share of it differs from the table (by :data:`CARD_DIFFERS`, Lab).  The card reader also
+#: finds outlines in a cloth's weave round a die, and one crossing a card counts as a card
+#: under another: such outlines differed 0.17-0.21 (the die in them), the cards read 0.67-0.90
+#: on felt, wood, cloth and tiles (three boxes of the independent renderer, 152 cards).  A card
+#: read is always kept out (a cream card on a near-white linen differs from it less).
 CARD_SHARE = 0.5
 CARD_DIFFERS = 10.0
 
@@ -408,24 +410,28 @@ def cards_away(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
     return _grown(card_masks(model, image, cards))
 
 
-def _prepared(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray]) -> Frame:
-    """The frame prepared with the cards left out: those of them that differ from the table
-    (in the frame relit with all of them left out) over :data:`CARD_SHARE` of their outline."""
+def _prepared(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray],
+              unread: Sequence[np.ndarray]) -> Frame:
+    """The frame prepared with the cards left out: all ``cards`` read, and those outlines
+    found ``unread`` that differ from the table (in the frame relit with all of them left
+    out) over :data:`CARD_SHARE` of their outline."""
     die_area = DIE_SPREAD * max(d.side_px for d in model.dice.values()) ** 2 if model.dice else None
-    masks = card_masks(model, image, cards)
-    frame = prepare(image, model.table, die_area, _grown(masks))
-    if masks and frame.table_lab is not None:
+    read, maybe = card_masks(model, image, cards), card_masks(model, image, unread)
+    frame = prepare(image, model.table, die_area, _grown(read + maybe))
+    if maybe and frame.table_lab is not None:
         differs = table_difference(frame) > CARD_DIFFERS
-        kept = [m for m in masks if float(differs[m].mean()) >= CARD_SHARE]
-        if len(kept) < len(masks):
-            frame = prepare(image, model.table, die_area, _grown(kept))
+        kept = [m for m in maybe if float(differs[m].mean()) >= CARD_SHARE]
+        if len(kept) < len(maybe):
+            frame = prepare(image, model.table, die_area, _grown(read + kept))
     return frame
 
 
-def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray] = ()) -> DiceReading:
+def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray] = (),
+               unread: Sequence[np.ndarray] = ()) -> DiceReading:
     """Read both dice in one frame; ``cards``: the outlines (corners, frame pixels) of the
-    cards found in it, left out of the search."""
-    frame = white_balanced(_prepared(model, image, cards), model)
+    cards read in it, left out of the search; ``unread``: outlines found there and not read
+    (a card partly under another), left out where most of them differs from the table."""
+    frame = white_balanced(_prepared(model, image, cards, unread), model)
     results: dict[str, tuple[str | None, float, str]] = {}
     placed: np.ndarray | None = None
     dark_centre: tuple[float, float] | None = None

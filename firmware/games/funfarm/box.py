@@ -72,8 +72,9 @@ def table_reader(config: Config) -> StillTable | None:
 
         model = colour_dice.load_model(v.colour_dice_model)
 
-        def read_dice(frame: Any, cards: Sequence[Any]) -> DiceSeen:
-            r = colour_dice.read_frame(model, frame, cards)
+        def read_dice(frame: Any, cards: Sequence[CardOnTable]) -> DiceSeen:
+            r = colour_dice.read_frame(model, frame, [c for cid, c in cards if cid],
+                                       [c for cid, c in cards if not cid])
             return DiceSeen(r.dice.get("black"), r.dice.get("white"), r.confidence,
                             time.monotonic_ns())
     return TableWatcher(read_cards, read_dice, Stillness())
@@ -85,7 +86,7 @@ CardOnTable = tuple[str | None, Any]
 
 
 def TableWatcher(read_cards: Callable[[Any], list[CardOnTable]] | None,
-                 read_dice: Callable[[Any, Sequence[Any]], DiceSeen] | None, stillness: Any) -> StillTable:
+                 read_dice: Callable[[Any, Sequence[CardOnTable]], DiceSeen] | None, stillness: Any) -> StillTable:
     """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves.  The
     cards (those read, and those found partly under another) are left out of the dice search:
     each shows a small white and a small black die."""
@@ -96,7 +97,7 @@ def TableWatcher(read_cards: Callable[[Any], list[CardOnTable]] | None,
         if read_cards is not None:
             out.append(CardsSeen(tuple(cid for cid, _ in cards if cid)))
         if read_dice is not None:
-            out.append(read_dice(frame, [corners for _, corners in cards]))
+            out.append(read_dice(frame, cards))
         return out
 
     return StillTable(stillness, lambda: [DiceSeen(None, None, 1.0, time.monotonic_ns())], still)
