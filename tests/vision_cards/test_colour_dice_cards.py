@@ -61,6 +61,24 @@ def test_the_cards_read_are_left_out_of_the_dice_search(box_with_cards, capsys):
     assert without[0] < with_cards[0], (without, with_cards)
 
 
+def test_cream_cards_on_a_near_white_linen_are_left_out_too(tmp_path, capsys):
+    """On a near-white linen a cream card differs from the cloth by its art only: the card
+    reader took it for no card (a tile framed by grout, a patch of felt), its dice icons stayed
+    beside the dice (65 of 240 dice on this box, 7 wrong).  Read as a card of the deck with
+    confidence, it is a card, and the dice are read."""
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path / "painted-linen-6"
+    labels = hold.write_set(folder, 6, "painted", "linen", 10, progress=False, cards=6)
+    dice_model, card_model = tmp_path / "dice.json", tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice_model)]) == 0
+    assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(card_model)]) == 0
+    scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
+    with_cards = _score(_read(capsys, "--model", str(dice_model), "--cards", str(card_model), *scenes), labels)
+    without = _score(_read(capsys, "--model", str(dice_model), *scenes), labels)
+    assert with_cards[1] == 0 and with_cards[0] >= 19, with_cards
+    assert without[0] < with_cards[0] - 4, (without, with_cards)
+
+
 def test_the_deck_reader_finds_every_card_beside_the_dice(box_with_cards):
     """The deck's reader finds each card of every scene, and reads none wrong (a card a corner
     of another touches is found, not read: it is left out of the dice search all the same); what
@@ -188,7 +206,6 @@ def test_a_deck_enrolled_on_a_near_white_cloth_is_found_on_it(tmp_path, capsys):
     assert main(["vision", "read", "cards", "--model", str(model), "--json", *shots]) == 0
     got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     read = [[c["id"] for c in r["cards"] if c["id"]] for r in got]
-    # none read before; in play a cream card on this cloth is read about half the time (a card
-    # found where little of it differs from the table is taken for none: weak spots)
-    assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 4, read
+    # none read before (and in play only the cards that differ from the cloth over 15%)
+    assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 11, read
     assert all(set(ids) <= {path.split("/")[-2]} for ids, path in zip(read, shots)), read

@@ -116,6 +116,16 @@ class CardReader:
             out.append((self.cards[int(order[0])] if lead >= need else None, conf))
         return out
 
+    def _read_anyway(self, image: np.ndarray, doubtful: list[np.ndarray]) -> list[np.ndarray]:
+        """Of the ``doubtful`` outlines (:func:`on_the_table` took them for no card), those of a
+        card's size read as a card with :data:`DOUBTFUL_CONFIDENCE`."""
+        area = self.model.card_share * image.shape[0] * image.shape[1]
+        sized = [q for q in doubtful if DOUBTFUL_SIZE[0] * area <= cv2.contourArea(q) <= DOUBTFUL_SIZE[1] * area]
+        if not sized:
+            return []
+        read = self.identify_all([rectify_to(image, q, self.size) for q in sized])
+        return [q for q, (cid, conf) in zip(sized, read) if cid is not None and conf >= DOUBTFUL_CONFIDENCE]
+
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card found in ``image``, top to bottom, left to right.  A card partly under
         another is reported with id None (confidence 0): part of its face is not its own.  So
@@ -123,7 +133,10 @@ class CardReader:
         a part of a card (its art's panel), not a card."""
         quads = find_cards(image, self.options)
         if self.model.table.size:
-            quads = on_the_table(image, quads, self.model.table, self.model.card_share, self.model.ratio)
+            doubtful: list[np.ndarray] = []
+            quads = on_the_table(image, quads, self.model.table, self.model.card_share, self.model.ratio,
+                                 doubtful)
+            quads += self._read_anyway(image, doubtful)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
         under = covered_cards(image, quads)
         covered = under
@@ -135,6 +148,14 @@ class CardReader:
                                        for q, hidden in zip(quads, covered) if not hidden]))
         return [CardReading(None, 0.0, quad, under_another=u) if hidden else CardReading(*next(read), quad)
                 for quad, hidden, u in zip(quads, covered, under)]
+
+
+#: An outline where the frame hardly differs from the empty table (a tile framed by its grout,
+#: a patch of felt; or a cream card on a near-white cloth, which differs by its art only) is
+#: a card when it has a card's size (this range of the deck's card share) and is read as one
+#: with at least this confidence.
+DOUBTFUL_SIZE = (0.7, 1.5)
+DOUBTFUL_CONFIDENCE = 0.9
 
 
 #: A card is unknown (not in the deck) beyond this many times the distance to their own card

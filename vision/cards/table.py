@@ -285,9 +285,10 @@ NOT_A_CARD = 0.15
 
 
 def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, card_share: float,
-                 ratio: float) -> list[np.ndarray]:
+                 ratio: float, doubtful: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """The cards ``found`` by their outlines (corners in frame pixels) checked against the empty
-    ``table``: those where the frame hardly differs from it are left out (:data:`NOT_A_CARD`),
+    ``table``: those where the frame hardly differs from it are left out (:data:`NOT_A_CARD`;
+    appended to ``doubtful`` when given: a cream card on a near-white cloth differs by its art only),
     and the cards that differ from it outside those found are added (a white card on pale
     tiles, whose outline runs into the grout; a card on a striped cloth whose border meets a
     stripe of its colour).  ``found`` as it is when the frame is not of that table through
@@ -302,6 +303,8 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
         return found
     g = size[0] / image.shape[1]
     kept = [q for q in found if _differs(glance, q * g) >= NOT_A_CARD]
+    if doubtful is not None:
+        doubtful.extend(q for q in found if _differs(glance, q * g) < NOT_A_CARD)
     if not _unexplained(glance, kept, g, card_share, max(1, round(FOUND_RIM * GLANCE))):
         return kept
     mask = _differing(_work(image)[0], table)
