@@ -180,15 +180,19 @@ def test_an_outline_round_a_die_where_no_card_lies_leaves_the_die_in(box_with_ca
     assert checked >= 4
 
 
-def test_a_deck_enrolled_on_a_near_white_cloth_is_found_on_it(tmp_path, capsys):
+@pytest.mark.parametrize("seed,style,kind", [(6, "painted", "linen"), (4, "pips", "tiles")])
+def test_a_deck_enrolled_on_a_pale_table_is_found_on_it(tmp_path, capsys, seed, style, kind):
     """Cream cards photographed one at a time on a near-white linen are no brighter than the
     cloth, and no card was found in any photo: the deck was learned as the whole table and no
     card was read in play (so none was kept out of the dice search).  The median of the photos
-    is the empty table; each card is the outline found round what differs from it (its art)."""
+    is the empty table; each card is the outline found round what differs from it (its art).
+    On blue tiles of a card's size framed by pale grout, a tile was taken for the card in 13
+    of 16 photos (the deck learned a side ratio of 0.98, every card weak): an outline where the
+    photo hardly differs from the empty table is no card there either."""
     hold = bench_script("holdout_colour_dice")
-    box = hold.Box.from_seed(6, "painted", "linen")
-    deck = [hold.card_face(box.paints, 6, k) for k in range(6)]
-    rng = np.random.default_rng([6, 71])
+    box = hold.Box.from_seed(seed, style, kind)
+    deck = [hold.card_face(box.paints, seed, k) for k in range(6)]
+    rng = np.random.default_rng([seed, 71])
     photos = tmp_path / "cards"
     for k in range(6):
         (photos / f"card-{k}").mkdir(parents=True)

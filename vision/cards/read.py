@@ -25,8 +25,10 @@ from .learn import ShotCheck, augmented, card_distances, feature_size, features,
 from .model import CardModel
 from .table import (
     LEAST_PHOTOS,
+    NOT_A_CARD,
     card_by_difference,
     differing,
+    differs_inside,
     empty_table,
     matching,
     on_the_table,
@@ -364,6 +366,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
+    found, shares = _no_tiles(found, shares)
     found, shares = _found_on_a_pale_table(found, shares)
     found, shares, table = _found_on_the_empty_table(
         found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps))
@@ -492,6 +495,33 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
             shares[i] = cv2.contourArea(cards[0]) / area
     tick(len(found))
     return found, shares, table
+
+
+def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
+              ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+    """Photos of one card each on one table through one camera: an outline :func:`card_in`
+    took for the card where the photo hardly differs from the empty table (their median) is a
+    tile framed by its grout, not the card (:data:`NOT_A_CARD`, as in play); the photo is then
+    one in which no card was found (the whole image), for the steps that find the card by what
+    differs from the table.  On a tiled table with tiles of a card's size the tiles were taken
+    in 13 of 16 photos, and the deck learned their square shape."""
+    placed = [i for i, ((_, img, _), a) in enumerate(zip(found, shares)) if a < ON_THE_TABLE]
+    if len(placed) < max(LEAST_PHOTOS, len(found) / 2):
+        return found, shares
+    size = max({found[i][1].shape for i in placed}, key=[found[i][1].shape for i in placed].count)
+    photos = [img for _, img, _ in found if img.shape == size]
+    table = empty_table(photos)
+    if table is None or not one_table(photos, table, float(np.median([shares[i] for i in placed]))):
+        return found, shares
+    found, shares = list(found), list(shares)
+    for i in placed:
+        label, img, corners = found[i]
+        mask = differing(img, table) if img.shape == size else None
+        if mask is not None and differs_inside(mask, corners, img) < NOT_A_CARD:
+            h, w = img.shape[:2]
+            found[i] = (label, img, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+            shares[i] = cv2.contourArea(found[i][2]) / float(w * h)
+    return found, shares
 
 
 def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]

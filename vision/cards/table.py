@@ -126,6 +126,12 @@ def _differing(shot: np.ndarray, table: np.ndarray) -> np.ndarray | None:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
+def differs_inside(mask: np.ndarray, quad: np.ndarray, image: np.ndarray) -> float:
+    """The share of a card's corners ``quad`` (pixels of ``image``) where ``image`` differs
+    from the empty table (``mask``, :func:`differing` of ``image``)."""
+    return _differs(mask, quad * (mask.shape[1] / image.shape[1]))
+
+
 def matching(mask: np.ndarray, quad: np.ndarray, image: np.ndarray) -> float:
     """How well a card's corners ``quad`` (pixels of ``image``) match what differs from the
     empty table (``mask``, :func:`differing` of ``image``): intersection over union."""
