@@ -128,3 +128,31 @@ def test_it_shares_no_code_with_the_readers_or_their_renderer():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
     assert imported <= {"__future__", "argparse", "json", "sys", "dataclasses", "pathlib", "cv2", "numpy"}
+
+
+def test_cards_lie_round_the_same_throws_in_view_and_off_the_dice(tmp_path):
+    """``--cards``: a deck enrolled one card at a time on the table, 1-4 cards round each
+    throw, none under a die (its foot and shadow), all in view; the throws are those of the
+    set without cards (the cards take their own random numbers)."""
+    plain = hold.write_set(tmp_path / "plain", 4, "pips", "tiles", 4, 1, progress=False)
+    with_cards = hold.write_set(tmp_path / "cards", 4, "pips", "tiles", 4, 1, progress=False, cards=3)
+    assert with_cards == plain
+    where = json.loads((tmp_path / "cards" / "centres.json").read_text())
+    for name in plain:
+        laid = where[f"scenes/{name}"]["cards"]
+        assert 1 <= len(laid) <= hold.MOST_CARDS and set(laid) <= {"card-00", "card-01", "card-02"}
+        assert where[f"scenes/{name}"]["black"] == json.loads(
+            (tmp_path / "plain" / "centres.json").read_text())[f"scenes/{name}"]["black"]
+    shots = sorted(p.relative_to(tmp_path / "cards" / "enroll-cards").as_posix()
+                   for p in (tmp_path / "cards" / "enroll-cards").glob("*/*.jpg"))
+    assert shots == [f"card-0{k}/{j}.jpg" for k in range(3) for j in range(hold.CARD_SHOTS)]
+    box = hold.Box.from_seed(4, "pips", "tiles")
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        dice = box.throw(rng, {"white": "red", "black": "blue"})
+        cards = box.lay_cards(rng, dice, 3, hold.MOST_CARDS)
+        assert cards
+        for c in cards:
+            assert all(c.gap(d.centre[0], d.centre[1]) >= 1.2 * box.edge for d in dice)
+            q = box.project(c.corners())
+            assert (q > 4).all() and (q[:, 0] < hold.SIZE[0] - 4).all() and (q[:, 1] < hold.SIZE[1] - 4).all()
