@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bench_scripts import bench_script  # noqa: E402
+from tests.bench_scripts import bench_script
 
 
 def main() -> int:
