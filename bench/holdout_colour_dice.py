@@ -40,7 +40,8 @@ its side in pixels (for looking at failures).
 of N cards drawn here (cream paper, an animal in thick dark outlines, and a small white die and
 a small black die printed in the dice's own colours), 1-4 of them per throw, flat on the table
 and lit with it, apart, none under a die, half of them close beside one.  ``enroll-cards/<id>/``
-holds each card alone on the table (2 photos: what ``farmbox vision enroll cards`` learns from),
+holds each card alone on the table (2 photos: what ``farmbox vision enroll cards`` learns from)
+and ``enroll-cards/table/`` the empty table,
 and the throws are the same as without cards.  ``bench/bench_vision.py colour-dice`` then
 enrolls the deck too and reads the dice with ``--cards``, as the box does in Fun Farm.
 """
@@ -807,6 +808,10 @@ def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, shots
                 cv2.imwrite(str(enroll / body / colour / f"{k}.jpg"), box.render(alone, rng))
                 note(f"enroll/{body}/{colour}/{k}.jpg", alone)
                 tick()
+    if cards:  # the empty table, as the box's camera sees it (its own random numbers)
+        (folder / "enroll-cards" / "table").mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / "enroll-cards" / "table" / "0.jpg"),
+                    box.render([], np.random.default_rng([seed, 72])))
     for k in range(cards):
         (folder / "enroll-cards" / f"card-{k:02d}").mkdir(parents=True, exist_ok=True)
         for j in range(CARD_SHOTS):

@@ -213,3 +213,41 @@ def test_a_deck_enrolled_on_a_pale_table_is_found_on_it(tmp_path, capsys, seed, 
     # none read before (and in play only the cards that differ from the cloth over 15%)
     assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 11, read
     assert all(set(ids) <= {path.split("/")[-2]} for ids, path in zip(read, shots)), read
+
+
+def test_a_photo_of_the_empty_table_is_the_table_where_the_cards_always_lay(tmp_path, capsys):
+    """Every card photographed in the same spot (the middle of the table): the median of the
+    photos is a card there, not the table.  ``SAMPLES/table/*`` (photos of the empty table) is
+    the table instead, and no card is called ``table``."""
+    from farmbox.vision.cards import load_model
+
+    hold = bench_script("holdout_colour_dice")
+    box = hold.Box.from_seed(26, "painted", "felt")
+    deck = [hold.card_face(box.paints, 26, k) for k in range(6)]
+    rng = np.random.default_rng([26, 5])
+    middle = box.ground[360, 480]
+    photos = tmp_path / "cards"
+    for k in range(6):
+        (photos / f"card-{k}").mkdir(parents=True)
+        for j in range(2):
+            laid = [hold.Card(k, float(middle[0]) + rng.uniform(-0.3, 0.3), float(middle[1]) + rng.uniform(-0.3, 0.3),
+                              float(rng.uniform(-0.2, 0.2)), 3.2 * box.edge)]
+            cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    (photos / "table").mkdir()
+    empty = box.render([], rng)
+    cv2.imwrite(str(photos / "table" / "0.jpg"), empty)
+    model = tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(photos), "--model", str(model)]) == 0
+    m = load_model(model)
+    assert "table" not in m.cards and len(m.cards) == 6
+    want = cv2.resize(empty, (m.table.shape[1], m.table.shape[0]), interpolation=cv2.INTER_AREA)
+    middle_px = (slice(m.table.shape[0] * 2 // 5, m.table.shape[0] * 3 // 5),
+                 slice(m.table.shape[1] * 2 // 5, m.table.shape[1] * 3 // 5))
+    # the middle of the model's table is the felt of the table photo, not a card's paper
+    assert np.abs(m.table[middle_px].astype(int) - want[middle_px].astype(int)).mean() < 12
+    capsys.readouterr()
+    shots = sorted(str(p) for p in photos.glob("card-*/*.jpg"))
+    assert main(["vision", "read", "cards", "--model", str(model), "--json", *shots]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    read = [[c["id"] for c in r["cards"] if c["id"]] for r in got]
+    assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 11, read

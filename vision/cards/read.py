@@ -26,6 +26,7 @@ from .model import CardModel
 from .table import (
     LEAST_PHOTOS,
     NOT_A_CARD,
+    TABLE_W,
     card_by_difference,
     differing,
     differs_inside,
@@ -33,6 +34,7 @@ from .table import (
     matching,
     on_the_table,
     one_table,
+    table_shot,
     unexplained,
 )
 
@@ -352,9 +354,13 @@ class EnrollmentCheck:
 
 
 def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
-                 jitter: int = JITTER, seed: int = 0) -> tuple[CardModel, EnrollmentCheck]:
+                 jitter: int = JITTER, seed: int = 0,
+                 table_shots: list[np.ndarray] | None = None) -> tuple[CardModel, EnrollmentCheck]:
     """Learn a deck from ``(card_id, image)`` shots (a tight crop of the card, or a photo of
-    it alone on the table), and check every shot against the others (leave-one-out)."""
+    it alone on the table), and check every shot against the others (leave-one-out).
+    ``table_shots``: photos of the empty table through the same camera; without them the empty
+    table is the median of the photos of the cards (a card where cards lay in more than half
+    of them)."""
     if not shots:
         raise VisionInputError("no enrollment shots")
     steps = STEPS_PER_SHOT * len(shots)
@@ -366,10 +372,11 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
-    found, shares = _no_tiles(found, shares)
-    found, shares = _found_on_a_pale_table(found, shares)
+    given = table_shot(table_shots) if table_shots else None
+    found, shares = _no_tiles(found, shares, given)
+    found, shares = _found_on_a_pale_table(found, shares, given)
     found, shares, table = _found_on_the_empty_table(
-        found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps))
+        found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps), given)
     left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
@@ -450,7 +457,7 @@ LEFT_OUT = 0.02
 
 
 def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                              done: Callable[[int], None] | None = None
+                              done: Callable[[int], None] | None = None, given: np.ndarray | None = None
                               ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float], np.ndarray | None]:
     """The empty table, when the photos are of one card each on one table through the box's
     fixed camera (of the photos of the most common size); and the photos on it in which no
@@ -470,7 +477,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
     size = max(set(placed), key=placed.count)
     photos = [img for _, img, _ in found if img.shape == size]
-    table = empty_table(photos)
+    table = _the_table(photos, given)
     if table is None or not one_table(photos, table, share):
         tick(len(found))
         return found, shares, None
@@ -497,8 +504,19 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     return found, shares, table
 
 
-def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
-              ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+def _the_table(photos: list[np.ndarray], given: np.ndarray | None) -> np.ndarray | None:
+    """The empty table: the photo of it given, when of these photos' camera (size), else the
+    median of the photos."""
+    if given is not None and photos:
+        h, w = photos[0].shape[:2]
+        scale = min(1.0, TABLE_W / w)
+        if given.shape[:2] == (round(h * scale), round(w * scale)):
+            return given
+    return empty_table(photos)
+
+
+def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
+              given: np.ndarray | None = None) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """Photos of one card each on one table through one camera: an outline :func:`card_in`
     took for the card where the photo hardly differs from the empty table (their median) is a
     tile framed by its grout, not the card (:data:`NOT_A_CARD`, as in play); the photo is then
@@ -510,7 +528,7 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
         return found, shares
     size = max({found[i][1].shape for i in placed}, key=[found[i][1].shape for i in placed].count)
     photos = [img for _, img, _ in found if img.shape == size]
-    table = empty_table(photos)
+    table = _the_table(photos, given)
     if table is None or not one_table(photos, table, float(np.median([shares[i] for i in placed]))):
         return found, shares
     found, shares = list(found), list(shares)
@@ -524,7 +542,8 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
     return found, shares
 
 
-def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]
+def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
+                           given: np.ndarray | None = None
                            ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """Photos of one card each through one camera in none of which :func:`card_in` found a card
     (a cream card on a near-white cloth is no brighter than the cloth: every photo was taken
@@ -536,7 +555,7 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     if len(found) < LEAST_PHOTOS or not all(_whole(a, img) for (_, img, _), a in zip(found, shares)):
         return found, shares
     photos = [img for _, img, _ in found]
-    table = empty_table(photos)
+    table = _the_table(photos, given)
     if table is None:
         return found, shares
     cards: list[np.ndarray | None] = []
@@ -648,11 +667,16 @@ def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes
     return min_lead, max_distance
 
 
+#: The samples folder that holds photos of the empty table (not a card).
+TABLE_FOLDER = "table"
+
+
 def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None,
            left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
-    alone on the table per image).  ``progress`` is a tqdm-like bar of
+    alone on the table per image), and ``samples/table/*``, photos of the empty table through
+    the same camera, when there are any.  ``progress`` is a tqdm-like bar of
     :data:`STEPS_PER_SHOT` times the images (updated once per image's card found, once per
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
@@ -662,9 +686,13 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
         raise OSError(f"no samples folder {samples}")
     shots: list[tuple[str, np.ndarray]] = []
     paths: list[Path] = []
+    tables: list[np.ndarray] = []
     for card_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         for p in sorted(card_dir.iterdir()):
             if p.suffix.lower() not in IMAGE_SUFFIXES or not p.is_file():
+                continue
+            if card_dir.name == TABLE_FOLDER:
+                tables.append(read_image(p))
                 continue
             shots.append((card_dir.name, read_image(p)))
             paths.append(p)
@@ -681,7 +709,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
         if on_progress is not None:
             on_progress(done, total)
 
-    model, check = enroll_shots(shots, step, jitter, seed)
+    model, check = enroll_shots(shots, step, jitter, seed, tables or None)
     if left_out is not None:
         left_out.extend(str(paths[i]) for i in check.left_out)
     return model

@@ -79,6 +79,15 @@ def empty_table(photos: list[np.ndarray]) -> np.ndarray | None:
     return table
 
 
+def table_shot(shots: list[np.ndarray]) -> np.ndarray | None:
+    """The empty table (as :func:`empty_table` gives it) from photos of the empty table itself:
+    their median (None: no photos, or photos of different sizes)."""
+    if not shots or len({s.shape for s in shots}) != 1:
+        return None
+    stack = np.stack([np.clip(_work(s)[0], 0, 255) for s in shots])
+    return np.median(stack, axis=0).astype(np.uint8)
+
+
 #: A photo of the one table through the one camera differs from it by its card and little
 #: more (the card's edge, spread by the blur): over twelve second-renderer boxes, the median
 #: photo differed over 0.77-1.16 times its card's share of the frame.  Photos of one card each on

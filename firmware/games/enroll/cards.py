@@ -18,6 +18,7 @@ from PIL import Image
 
 from farmbox.firmware.games.enroll.shots import Lesson, Progress, Subject
 from farmbox.vision.cards import CardModel, FindOptions, enroll_shots, find_cards, save_model
+from farmbox.vision.cards.read import JITTER
 
 #: A card alone on the table covers at least this share of the frame, at most this share.
 MIN_AREA, MAX_AREA = 0.004, 0.5
@@ -63,8 +64,8 @@ class Cards:
     def learn(self, photos: list[tuple[str, np.ndarray]], on_progress: Progress,
               background: np.ndarray | None = None) -> Lesson:
         """The deck's model (file bytes) and the cards whose photos failed leave-one-out."""
-        kwargs = {} if self.jitter is None else {"jitter": self.jitter}
-        model, check = enroll_shots(photos, on_progress, **kwargs)
+        model, check = enroll_shots(photos, on_progress, JITTER if self.jitter is None else self.jitter,
+                                    table_shots=None if background is None else [background])
         return Lesson(model_bytes(model), tuple(check.weak))
 
 
