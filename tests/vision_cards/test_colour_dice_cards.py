@@ -215,10 +215,11 @@ def test_a_deck_enrolled_on_a_pale_table_is_found_on_it(tmp_path, capsys, seed, 
     assert all(set(ids) <= {path.split("/")[-2]} for ids, path in zip(read, shots)), read
 
 
-def test_a_photo_of_the_empty_table_is_the_table_where_the_cards_always_lay(tmp_path, capsys):
+@pytest.mark.parametrize("where", ["table/0.jpg", "background.png"])
+def test_a_photo_of_the_empty_table_is_the_table_where_the_cards_always_lay(tmp_path, capsys, where):
     """Every card photographed in the same spot (the middle of the table): the median of the
-    photos is a card there, not the table.  ``SAMPLES/table/*`` (photos of the empty table) is
-    the table instead, and no card is called ``table``."""
+    photos is a card there, not the table.  ``SAMPLES/table/*`` or ``SAMPLES/background.png``
+    (a photo of the empty table) is the table instead, and no card is called ``table``."""
     from farmbox.vision.cards import load_model
 
     hold = bench_script("holdout_colour_dice")
@@ -233,9 +234,9 @@ def test_a_photo_of_the_empty_table_is_the_table_where_the_cards_always_lay(tmp_
             laid = [hold.Card(k, float(middle[0]) + rng.uniform(-0.3, 0.3), float(middle[1]) + rng.uniform(-0.3, 0.3),
                               float(rng.uniform(-0.2, 0.2)), 3.2 * box.edge)]
             cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
-    (photos / "table").mkdir()
     empty = box.render([], rng)
-    cv2.imwrite(str(photos / "table" / "0.jpg"), empty)
+    (photos / where).parent.mkdir(exist_ok=True)
+    cv2.imwrite(str(photos / where), empty)
     model = tmp_path / "cards.npz"
     assert main(["vision", "enroll", "cards", str(photos), "--model", str(model)]) == 0
     m = load_model(model)

@@ -667,16 +667,19 @@ def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes
     return min_lead, max_distance
 
 
-#: The samples folder that holds photos of the empty table (not a card).
+#: The samples folder that holds photos of the empty table (not a card), and the names
+#: (without suffix) a photo of the empty table may have at the top of the samples folder (as
+#: the guided enrollment of the dice writes it).
 TABLE_FOLDER = "table"
+TABLE_FILES = ("background", "table")
 
 
 def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None,
            left_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
-    alone on the table per image), and ``samples/table/*``, photos of the empty table through
-    the same camera, when there are any.  ``progress`` is a tqdm-like bar of
+    alone on the table per image), and ``samples/table/*`` or ``samples/background.jpg|png``,
+    photos of the empty table through the same camera, when there are any.  ``progress`` is a tqdm-like bar of
     :data:`STEPS_PER_SHOT` times the images (updated once per image's card found, once per
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
@@ -696,6 +699,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
                 continue
             shots.append((card_dir.name, read_image(p)))
             paths.append(p)
+    tables += [read_image(p) for p in sorted(samples.iterdir())
+               if p.is_file() and p.stem in TABLE_FILES and p.suffix.lower() in IMAGE_SUFFIXES]
     if not shots:
         raise VisionInputError(f"{samples}: no images in SAMPLES/<card_id>/")
 
