@@ -131,7 +131,7 @@ def test_it_shares_no_code_with_the_readers_or_their_renderer():
 
 
 def test_cards_lie_round_the_same_throws_in_view_and_off_the_dice(tmp_path):
-    """``--cards``: a deck enrolled one card at a time on the table, 1-4 cards round each
+    """``--cards``: a deck enrolled one card at a time on the table (and the empty table), 1-4 cards round each
     throw, none under a die (its foot and shadow), all in view; the throws are those of the
     set without cards (the cards take their own random numbers)."""
     plain = hold.write_set(tmp_path / "plain", 4, "pips", "tiles", 4, 1, progress=False)
@@ -145,7 +145,7 @@ def test_cards_lie_round_the_same_throws_in_view_and_off_the_dice(tmp_path):
             (tmp_path / "plain" / "centres.json").read_text())[f"scenes/{name}"]["black"]
     shots = sorted(p.relative_to(tmp_path / "cards" / "enroll-cards").as_posix()
                    for p in (tmp_path / "cards" / "enroll-cards").glob("*/*.jpg"))
-    assert shots == [f"card-0{k}/{j}.jpg" for k in range(3) for j in range(hold.CARD_SHOTS)]
+    assert shots == [f"card-0{k}/{j}.jpg" for k in range(3) for j in range(hold.CARD_SHOTS)] + ["table/0.jpg"]
     box = hold.Box.from_seed(4, "pips", "tiles")
     rng = np.random.default_rng(9)
     for _ in range(20):
