@@ -252,3 +252,27 @@ def test_a_photo_of_the_empty_table_is_the_table_where_the_cards_always_lay(tmp_
     got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     read = [[c["id"] for c in r["cards"] if c["id"]] for r in got]
     assert sum(ids == [path.split("/")[-2]] for ids, path in zip(read, shots)) >= 11, read
+
+
+def test_a_photo_of_another_table_is_not_taken_for_the_empty_table(tmp_path):
+    """A photo of the empty table from another table (or after the camera moved) does not
+    replace the table the cards' photos show: the deck keeps the median of its photos."""
+    from farmbox.vision.cards import enroll as enroll_cards
+
+    hold = bench_script("holdout_colour_dice")
+    box = hold.Box.from_seed(1, "disc", "wood")
+    other = hold.Box.from_seed(4, "pips", "tiles")
+    deck = [hold.card_face(box.paints, 1, k) for k in range(6)]
+    rng = np.random.default_rng([1, 71])
+    photos = tmp_path / "cards"
+    for k in range(6):
+        (photos / f"card-{k}").mkdir(parents=True)
+        for j in range(2):
+            laid = [hold.Card(k, c.x, c.y, c.yaw, c.short) for c in box.lay_cards(rng, [], 6, 1)]
+            cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    cv2.imwrite(str(photos / "background.png"), other.render([], rng))
+    m = enroll_cards(photos)
+    wood = cv2.resize(box.render([], rng), (m.table.shape[1], m.table.shape[0]), interpolation=cv2.INTER_AREA)
+    tiles = cv2.resize(other.render([], rng), (m.table.shape[1], m.table.shape[0]), interpolation=cv2.INTER_AREA)
+    assert m.table.size and len(m.cards) == 6 and not m.weak
+    assert np.abs(m.table.astype(int) - wood.astype(int)).mean() < np.abs(m.table.astype(int) - tiles.astype(int)).mean() / 3

@@ -24,6 +24,7 @@ from .find import PART_OF_CARD, FindOptions, find_cards, offset, side_ratio
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
 from .table import (
+    GIVEN_TABLE,
     LEAST_PHOTOS,
     NOT_A_CARD,
     TABLE_W,
@@ -477,7 +478,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
     size = max(set(placed), key=placed.count)
     photos = [img for _, img, _ in found if img.shape == size]
-    table = _the_table(photos, given)
+    table = _the_table(photos, given, share)
     if table is None or not one_table(photos, table, share):
         tick(len(found))
         return found, shares, None
@@ -504,13 +505,16 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     return found, shares, table
 
 
-def _the_table(photos: list[np.ndarray], given: np.ndarray | None) -> np.ndarray | None:
-    """The empty table: the photo of it given, when of these photos' camera (size), else the
-    median of the photos."""
+def _the_table(photos: list[np.ndarray], given: np.ndarray | None,
+               share: float | None = None) -> np.ndarray | None:
+    """The empty table: the photo of it given, when of these photos' camera (its size) and,
+    with ``share`` (a card's share of the frame) known, of their table (:func:`one_table`: not
+    a photo of another table, or from a camera since moved); else the median of the photos."""
     if given is not None and photos:
         h, w = photos[0].shape[:2]
         scale = min(1.0, TABLE_W / w)
-        if given.shape[:2] == (round(h * scale), round(w * scale)):
+        if given.shape[:2] == (round(h * scale), round(w * scale)) \
+                and (share is None or one_table(photos, given, share, GIVEN_TABLE)):
             return given
     return empty_table(photos)
 
@@ -528,8 +532,9 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
         return found, shares
     size = max({found[i][1].shape for i in placed}, key=[found[i][1].shape for i in placed].count)
     photos = [img for _, img, _ in found if img.shape == size]
-    table = _the_table(photos, given)
-    if table is None or not one_table(photos, table, float(np.median([shares[i] for i in placed]))):
+    share = float(np.median([shares[i] for i in placed]))
+    table = _the_table(photos, given, share)
+    if table is None or not one_table(photos, table, share):
         return found, shares
     found, shares = list(found), list(shares)
     for i in placed:

@@ -93,17 +93,21 @@ def table_shot(shots: list[np.ndarray]) -> np.ndarray | None:
 #: photo differed over 0.77-1.16 times its card's share of the frame.  Photos of one card each on
 #: tables of their own (our renderer's) differ over 3.9 times it: their median is no table.
 ONE_TABLE = 2.0
+#: A photo of the empty table, given with the cards' photos, is of their table when the median
+#: photo differs from it over at most this many times a card's share (0.77-1.16 on one table;
+#: a wood table's photos against a tiled table's photo, 1.8).
+GIVEN_TABLE = 1.4
 #: Photos looked at for it, spread over those given.
 ONE_TABLE_PHOTOS = 16
 
 
-def one_table(photos: list[np.ndarray], table: np.ndarray, card_share: float) -> bool:
+def one_table(photos: list[np.ndarray], table: np.ndarray, card_share: float, most: float = ONE_TABLE) -> bool:
     """Whether ``photos`` (of one card each) are of the empty ``table`` through one fixed
-    camera: the median of them differs from it over at most :data:`ONE_TABLE` times a card's
-    share of the frame."""
+    camera: the median of them differs from it over at most ``most`` (:data:`ONE_TABLE`) times
+    a card's share of the frame."""
     pick = np.unique(np.linspace(0, len(photos) - 1, min(len(photos), ONE_TABLE_PHOTOS)).round().astype(int))
     masks = [differing(photos[i], table) for i in pick]
-    return float(np.median([1.0 if m is None else (m > 0).mean() for m in masks])) <= ONE_TABLE * card_share
+    return float(np.median([1.0 if m is None else (m > 0).mean() for m in masks])) <= most * card_share
 
 
 def differing(image: np.ndarray, table: np.ndarray) -> np.ndarray | None:
