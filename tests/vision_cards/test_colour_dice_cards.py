@@ -32,6 +32,18 @@ def box_with_cards(tmp_path_factory):
     return folder, labels, dice_model, card_model
 
 
+def _deck_photos(hold, box, seed, folder, rng):
+    """``folder/card-<k>/<j>.jpg``: six cards of the box's deck, two photos each, every card
+    alone somewhere on the table."""
+    deck = [hold.card_face(box.paints, seed, k) for k in range(6)]
+    for k in range(6):
+        (folder / f"card-{k}").mkdir(parents=True)
+        for j in range(2):
+            laid = [hold.Card(k, c.x, c.y, c.yaw, c.short) for c in box.lay_cards(rng, [], 6, 1)]
+            cv2.imwrite(str(folder / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    return folder
+
+
 def _read(capsys, *args):
     capsys.readouterr()
     code = main(["vision", "read", "colour-dice", *args, "--json"])
@@ -191,14 +203,8 @@ def test_a_deck_enrolled_on_a_pale_table_is_found_on_it(tmp_path, capsys, seed, 
     photo hardly differs from the empty table is no card there either."""
     hold = bench_script("holdout_colour_dice")
     box = hold.Box.from_seed(seed, style, kind)
-    deck = [hold.card_face(box.paints, seed, k) for k in range(6)]
     rng = np.random.default_rng([seed, 71])
-    photos = tmp_path / "cards"
-    for k in range(6):
-        (photos / f"card-{k}").mkdir(parents=True)
-        for j in range(2):
-            laid = [hold.Card(k, c.x, c.y, c.yaw, c.short) for c in box.lay_cards(rng, [], 6, 1)]
-            cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    photos = _deck_photos(hold, box, seed, tmp_path / "cards", rng)
     model = tmp_path / "cards.npz"
     capsys.readouterr()
     assert main(["vision", "enroll", "cards", str(photos), "--model", str(model)]) == 0
@@ -262,14 +268,8 @@ def test_a_photo_of_another_table_is_not_taken_for_the_empty_table(tmp_path):
     hold = bench_script("holdout_colour_dice")
     box = hold.Box.from_seed(1, "disc", "wood")
     other = hold.Box.from_seed(4, "pips", "tiles")
-    deck = [hold.card_face(box.paints, 1, k) for k in range(6)]
     rng = np.random.default_rng([1, 71])
-    photos = tmp_path / "cards"
-    for k in range(6):
-        (photos / f"card-{k}").mkdir(parents=True)
-        for j in range(2):
-            laid = [hold.Card(k, c.x, c.y, c.yaw, c.short) for c in box.lay_cards(rng, [], 6, 1)]
-            cv2.imwrite(str(photos / f"card-{k}" / f"{j}.jpg"), box.render([], rng, laid, deck))
+    photos = _deck_photos(hold, box, 1, tmp_path / "cards", rng)
     cv2.imwrite(str(photos / "background.png"), other.render([], rng))
     m = enroll_cards(photos)
     wood = cv2.resize(box.render([], rng), (m.table.shape[1], m.table.shape[0]), interpolation=cv2.INTER_AREA)
