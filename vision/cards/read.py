@@ -10,7 +10,7 @@ at enrollment is unsure (id None too).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -373,11 +373,11 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # the share of its photo each card covers: all of it for a tight crop (or a photo in which
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
-    given = table_shot(table_shots) if table_shots else None
-    found, shares = _no_tiles(found, shares, given)
-    found, shares = _found_on_a_pale_table(found, shares, given)
+    tables = _Tables(table_shot(table_shots) if table_shots else None)
+    found, shares = _no_tiles(found, shares, tables)
+    found, shares = _found_on_a_pale_table(found, shares, tables)
     found, shares, table = _found_on_the_empty_table(
-        found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps), given)
+        found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps), tables)
     left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
@@ -458,7 +458,7 @@ LEFT_OUT = 0.02
 
 
 def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                              done: Callable[[int], None] | None = None, given: np.ndarray | None = None
+                              done: Callable[[int], None] | None = None, tables: _Tables | None = None
                               ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float], np.ndarray | None]:
     """The empty table, when the photos are of one card each on one table through the box's
     fixed camera (of the photos of the most common size); and the photos on it in which no
@@ -478,7 +478,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
     size = max(set(placed), key=placed.count)
     photos = [img for _, img, _ in found if img.shape == size]
-    table = _the_table(photos, given, share)
+    table = (tables or _Tables()).of(photos, share)
     if table is None or not one_table(photos, table, share):
         tick(len(found))
         return found, shares, None
@@ -505,22 +505,34 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     return found, shares, table
 
 
-def _the_table(photos: list[np.ndarray], given: np.ndarray | None,
-               share: float | None = None) -> np.ndarray | None:
-    """The empty table: the photo of it given, when of these photos' camera (its size) and,
-    with ``share`` (a card's share of the frame) known, of their table (:func:`one_table`: not
-    a photo of another table, or from a camera since moved); else the median of the photos."""
-    if given is not None and photos:
-        h, w = photos[0].shape[:2]
-        scale = min(1.0, TABLE_W / w)
-        if given.shape[:2] == (round(h * scale), round(w * scale)) \
-                and (share is None or one_table(photos, given, share, GIVEN_TABLE)):
-            return given
-    return empty_table(photos)
+@dataclass
+class _Tables:
+    """Where enrollment takes the empty table from: the photo of it given, else the median of
+    the photos (:func:`empty_table`, computed once per set of photos: the steps below ask for
+    the same photos' table in turn)."""
+
+    given: np.ndarray | None = None
+    medians: dict[tuple[int, ...], np.ndarray | None] = field(default_factory=dict)
+
+    def of(self, photos: list[np.ndarray], share: float | None = None) -> np.ndarray | None:
+        """The empty table of ``photos``: the photo of it given, when of these photos' camera
+        (its size) and, with ``share`` (a card's share of the frame) known, of their table
+        (:func:`one_table`: not a photo of another table, or from a camera since moved); else
+        the median of the photos."""
+        if self.given is not None and photos:
+            h, w = photos[0].shape[:2]
+            scale = min(1.0, TABLE_W / w)
+            if self.given.shape[:2] == (round(h * scale), round(w * scale)) \
+                    and (share is None or one_table(photos, self.given, share, GIVEN_TABLE)):
+                return self.given
+        key = tuple(id(p) for p in photos)
+        if key not in self.medians:
+            self.medians[key] = empty_table(photos)
+        return self.medians[key]
 
 
 def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-              given: np.ndarray | None = None) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+              tables: _Tables | None = None) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """Photos of one card each on one table through one camera: an outline :func:`card_in`
     took for the card where the photo hardly differs from the empty table (their median) is a
     tile framed by its grout, not the card (:data:`NOT_A_CARD`, as in play); the photo is then
@@ -533,7 +545,7 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
     size = max({found[i][1].shape for i in placed}, key=[found[i][1].shape for i in placed].count)
     photos = [img for _, img, _ in found if img.shape == size]
     share = float(np.median([shares[i] for i in placed]))
-    table = _the_table(photos, given, share)
+    table = (tables or _Tables()).of(photos, share)
     if table is None or not one_table(photos, table, share):
         return found, shares
     found, shares = list(found), list(shares)
@@ -548,7 +560,7 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
 
 
 def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                           given: np.ndarray | None = None
+                           tables: _Tables | None = None
                            ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """Photos of one card each through one camera in none of which :func:`card_in` found a card
     (a cream card on a near-white cloth is no brighter than the cloth: every photo was taken
@@ -560,7 +572,7 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     if len(found) < LEAST_PHOTOS or not all(_whole(a, img) for (_, img, _), a in zip(found, shares)):
         return found, shares
     photos = [img for _, img, _ in found]
-    table = _the_table(photos, given)
+    table = (tables or _Tables()).of(photos)
     if table is None:
         return found, shares
     cards: list[np.ndarray | None] = []

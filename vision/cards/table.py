@@ -321,9 +321,10 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     if glance is None:
         return found
     g = size[0] / image.shape[1]
-    kept = [q for q in found if _differs(glance, q * g) >= NOT_A_CARD]
+    card = [_differs(glance, q * g) >= NOT_A_CARD for q in found]
+    kept = [q for q, c in zip(found, card) if c]
     if doubtful is not None:
-        doubtful.extend(q for q in found if _differs(glance, q * g) < NOT_A_CARD)
+        doubtful.extend(q for q, c in zip(found, card) if not c)
     if not _unexplained(glance, kept, g, card_share, max(1, round(FOUND_RIM * GLANCE))):
         return kept
     mask = _differing(_work(image)[0], table)
