@@ -34,7 +34,7 @@ def shots(kind: str, per_face: int) -> None:
     from farmbox.firmware.games.enroll.shots import STALE_FRAMES, STILL_FRAMES, Phase, ShotSession
     from farmbox.firmware.rules.funfarm import load_deck
     from farmbox.vision.render._common import FRAME_SIZE, Lighting, camera_faults, table
-    from farmbox.vision.render.cards import scene
+    from farmbox.vision.render.cards import Mount, scene
     from farmbox.vision.render.colour_dice import draw_die
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-enroll-"))
@@ -43,8 +43,11 @@ def shots(kind: str, per_face: int) -> None:
         session = ShotSession(card_subjects(ids, picture, name), Cards(), tmp / "S", tmp / "m.npz",
                               per_face)
 
-        def photo(label: str, n: int) -> np.ndarray:
-            return scene(sum(map(ord, label)) * 10 + n + 1000 * retakes, ids=[label]).image
+        mount = Mount(3, "wood")  # one box: its table, lamp and camera
+
+        def photo(label: str, n: int) -> np.ndarray:  # label "": the empty table
+            return scene(sum(map(ord, label)) * 10 + n + 1000 * retakes, ids=[label] if label else [],
+                         mount=mount).image
     else:
         deck = load_deck()
         session = ShotSession(colour_subjects({"white": deck.white_faces, "black": deck.black_faces},

@@ -140,9 +140,13 @@ def colour_table() -> ColourTable:
 
 
 class CardTable:
-    """Rendered photos of one card alone on a table (the renderer's Fun Farm deck)."""
+    """Rendered photos through one mounted box's camera (its table, lamp and tilt fixed; the
+    renderer's Fun Farm deck): one card alone on the table, or the empty table."""
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int = 3, kind: str = "wood") -> None:
+        from farmbox.vision.render.cards import Mount
+
+        self.mount = Mount(seed, kind)
         self._cache: dict[tuple, np.ndarray] = {}
 
     def card(self, card_id: str, n: int) -> np.ndarray:
@@ -150,13 +154,13 @@ class CardTable:
 
         key = (card_id, n)
         if key not in self._cache:
-            self._cache[key] = scene(sum(map(ord, card_id)) * 10 + n, ids=[card_id]).image
+            self._cache[key] = scene(sum(map(ord, card_id)) * 10 + n, ids=[card_id], mount=self.mount).image
         return self._cache[key]
 
-    def empty(self) -> np.ndarray:
+    def empty(self, n: int = 0) -> np.ndarray:
         from farmbox.vision.render.cards import scene
 
-        return scene(1, ids=[]).image
+        return scene(90_000 + n, ids=[], mount=self.mount).image
 
 
 @pytest.fixture(scope="session")

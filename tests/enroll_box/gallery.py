@@ -61,6 +61,7 @@ def shot_scenes(tr) -> dict[str, Callable[[], Image.Image]]:
     blue = Subject("black/blue", "BLUE ON BLACK", die_picture("black", "blue"))
     weak = ["GOAT-2", "PIG-3", "COW-1", "HORSE-4", "CHICK-2"]
     return {
+        "cards_clear": lambda: clear_table(tr, 0, 72, shot_screens.TITLES["cards"][0]),
         "cards_prompt": lambda: shot_screens.prompt(tr, "cards", sheep, 2, 3, 4, 72),
         "cards_review": lambda: shot_screens.review_shot(tr, example_photo(), sheep, 5, 72),
         "cards_no_card": lambda: error(tr, "NO CARD FOUND"),

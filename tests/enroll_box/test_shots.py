@@ -13,10 +13,12 @@ import farmbox.firmware.games.enroll.shot_screens as shot_screens
 from farmbox.firmware.games.enroll.box import EnrollmentCancelled
 from farmbox.firmware.games.enroll.cards import Cards, card_subjects
 from farmbox.firmware.games.enroll.colour_dice import ColourDice, colour_subjects
+from farmbox.firmware.games.enroll.screens import clear_table
 from farmbox.firmware.games.enroll.shot_box import ShotBox
 from farmbox.firmware.games.enroll.shots import Lesson, Phase, ShotSession, Subject
 from farmbox.vision import colour_dice
-from farmbox.vision.cards import CardReader, load_model
+from farmbox.vision.cards import CardReader, enroll, load_model
+from farmbox.vision.cards.table import table_shot
 from farmbox.vision.render.cards import scene
 
 from .conftest import shoot, tap
@@ -43,7 +45,11 @@ def test_the_oled_names_each_card_and_the_photos_become_a_deck_that_reads(
     box = cards_box(hardware, tmp_path)
     box.show()
     en = box.tr
-    assert box.session.phase is Phase.PROMPT
+    # first the empty table, as for the colour dice (the card reader's table)
+    assert box.session.phase is Phase.CLEAR
+    assert shows(box).tobytes() == clear_table(en, 0, 8, shot_screens.TITLES["cards"][0]).tobytes()
+    shoot(box, card_table.empty())
+    assert box.session.phase is Phase.PROMPT and box.session.progress() == (0, 8)
     subject = box.session.step.subject
     assert shows(box).tobytes() == shot_screens.prompt(en, "cards", subject, 1, 2, 0, 8).tobytes()
     # a first try of the first card is thrown away at the review (BACK), then retaken
@@ -67,14 +73,21 @@ def test_the_oled_names_each_card_and_the_photos_become_a_deck_that_reads(
     assert percents[0] == 0 and percents == sorted(percents) and len(set(percents)) >= 2
     assert shown[-1] not in bars
     shows(box)
-    # the photos in the CLI's layout: SAMPLES/<card>/<n>.png, exactly the frames taken
+    # the photos in the CLI's layout: SAMPLES/<card>/<n>.png and the empty table as
+    # SAMPLES/background.png, exactly the frames taken
     files = sorted(p.relative_to(learned.samples_dir).as_posix()
                    for p in learned.samples_dir.rglob("*.png"))
-    assert files == sorted(f"{c}/{n}.png" for c in CARDS for n in (1, 2))
+    assert files == sorted([f"{c}/{n}.png" for c in CARDS for n in (1, 2)] + ["background.png"])
     assert np.array_equal(cv2.imread(str(learned.samples_dir / "pig-3" / "2.png")),
                           card_table.card("pig-3", 2))
+    assert np.array_equal(cv2.imread(str(learned.samples_dir / "background.png")), card_table.empty())
+    model = load_model(learned.model_path)
+    # the model keeps the table photographed (not the median of the cards' photos)
+    assert model.table.size and model.table.tobytes() == table_shot([card_table.empty()]).tobytes()
+    # enrolling the written folder (as the command line does) takes the same table
+    assert enroll(learned.samples_dir, jitter=3).table.tobytes() == model.table.tobytes()
     # the model reads these cards on a table it never saw
-    reader = CardReader(load_model(learned.model_path))
+    reader = CardReader(model)
     image = scene(4242, ids=CARDS).image
     read = sorted(r.id for r in reader.read(image) if r.id)
     assert set(read) <= set(CARDS) and len(read) >= 3
@@ -86,14 +99,16 @@ def test_weak_cards_are_named_and_only_they_are_shot_again(hardware, card_table,
     rounds = []
 
     class Checked(Cards):
-        def learn(self, photos, on_progress):
-            lesson = super().learn(photos, on_progress)
+        def learn(self, photos, on_progress, background=None):
+            assert background is not None  # the empty table, photographed first
+            lesson = super().learn(photos, on_progress, background)
             rounds.append([label for label, _ in photos])
             return Lesson(lesson.model, ("goat-2",) if len(rounds) == 1 else ())
 
     session = ShotSession(card_subjects(CARDS[:2]), Checked(jitter=2), tmp_path / "S",
                           tmp_path / "m.npz", 2)
     box = ShotBox(hardware, session)
+    shoot(box, card_table.empty())
     for step in list(session.plan):
         shoot(box, card_table.card(step.subject.label, step.number))
     assert session.phase is Phase.CHECK and [s.label for s in session.weak] == ["goat-2"]
@@ -115,7 +130,8 @@ def test_weak_cards_are_named_and_only_they_are_shot_again(hardware, card_table,
 
 def test_no_card_on_the_table_is_an_error_and_a_hold_undoes(hardware, card_table, tmp_path):
     box = cards_box(hardware, tmp_path)
-    box.hw.camera.push(card_table.empty())
+    shoot(box, card_table.empty())
+    box.hw.camera.push(card_table.empty(1))
     tap(box, "ok")
     assert box.session.phase is Phase.ERROR and box.session.error == "NO CARD FOUND"
     shows(box)
@@ -125,6 +141,8 @@ def test_no_card_on_the_table_is_an_error_and_a_hold_undoes(hardware, card_table
     assert box.session.progress() == (1, 8)
     tap(box, "ok", hold=True)
     assert box.session.progress() == (0, 8) and box.session.phase is Phase.PROMPT
+    tap(box, "ok", hold=True)  # a second hold undoes the empty table's photo
+    assert box.session.phase is Phase.CLEAR and box.session.background is None
 
 
 def test_back_before_the_first_photo_cancels_and_writes_nothing(hardware, tmp_path):

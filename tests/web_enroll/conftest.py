@@ -14,7 +14,7 @@ from farmbox.firmware.cli.enroll import deck_cards
 from farmbox.firmware.games.enroll.box import EnrollmentCancelled
 from farmbox.firmware.games.enroll.cards import Cards, card_subjects
 from farmbox.firmware.games.enroll.shot_box import ShotBox
-from farmbox.firmware.games.enroll.shots import ShotSession
+from farmbox.firmware.games.enroll.shots import Phase, ShotSession
 from farmbox.firmware.web.enroll import EnrollServer
 from farmbox.hw import FeedCamera, open_hardware
 from farmbox.hw.pins import simulated_pins
@@ -67,6 +67,15 @@ class Enrollment:
                 raise AssertionError(f"timed out in phase {self.session.phase}")
             time.sleep(0.01)
 
+    def take_the_table(self, frame) -> None:
+        """The first step on the box's own buttons: photograph the empty table ``frame``, keep it."""
+        self.wait(lambda s: s.phase is Phase.CLEAR)
+        self.hw.camera.push(frame)
+        self.hw.buttons.tap("ok")
+        self.wait(lambda s: s.phase is Phase.REVIEW)
+        self.hw.buttons.tap("ok")
+        self.wait(lambda s: s.phase is Phase.PROMPT and s.background is not None)
+
     def close(self) -> None:
         self.server.stop()
         with self.box.lock:
@@ -81,10 +90,12 @@ def card_table() -> CardTable:
 
 
 @pytest.fixture
-def enrollment(tmp_path):
+def enrollment(tmp_path, card_table):
+    """An enrollment past its first step (the empty table photographed): at the first card."""
     with simulated_pins():
         e = Enrollment(tmp_path, Clock())
         try:
+            e.take_the_table(card_table.empty())
             yield e
         finally:
             e.close()

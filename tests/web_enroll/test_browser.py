@@ -100,8 +100,8 @@ class FirstRoundWeak(Cards):
         super().__init__(jitter=2)
         self.rounds = 0
 
-    def learn(self, photos, on_progress):
-        lesson = super().learn(photos, on_progress)
+    def learn(self, photos, on_progress, background=None):
+        lesson = super().learn(photos, on_progress, background)
         self.rounds += 1
         return Lesson(lesson.model, ("pig-3",) if self.rounds == 1 else ())
 
@@ -113,6 +113,8 @@ def test_the_page_names_the_weak_cards_and_redoes_them(tmp_path, card_table, bro
         try:
             browser.get(e.url)
             browser.find_element(By.ID, "pin").send_keys(PIN)
+            until(browser, lambda p: p["phase"] == "clear")
+            e.take_the_table(card_table.empty())
             until(browser, lambda p: p["phase"] == "prompt")
             for card in CARDS:  # on the box's buttons this time
                 for n in (1, 2):

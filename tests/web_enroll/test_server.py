@@ -27,12 +27,29 @@ def call(url: str, body: dict | None = None, headers: dict | None = None) -> tup
         return e.code, e.read(), dict(e.headers)
 
 
+def test_state_says_clear_the_table_first(tmp_path):
+    from farmbox.hw.pins import simulated_pins
+
+    from .conftest import Clock, Enrollment
+
+    with simulated_pins():
+        e = Enrollment(tmp_path, Clock())
+        try:
+            status, body, _ = call(e.url + "/api/state")
+        finally:
+            e.close()
+    s = json.loads(body)
+    assert status == 200 and s["kind"] == "cards" and s["phase"] == "clear" and s["clear"]
+    assert s["step"] is None and (s["done"], s["total"]) == (0, 4) and s["actions"] == ["take", "quit"]
+
+
 def test_state_says_which_card_to_lay_down(enrollment):
     status, body, _ = call(enrollment.url + "/api/state")
     s = json.loads(body)
     assert status == 200 and s["kind"] == "cards" and s["phase"] == "prompt"
     assert s["step"] == {"label": "sheep-1", "name": "SHEEP-1", "number": 1, "of": 2}
-    assert (s["done"], s["total"]) == (0, 4) and s["actions"] == ["take", "quit"]
+    # the empty table's photo can be undone (to take it again), the enrollment still left
+    assert (s["done"], s["total"]) == (0, 4) and s["actions"] == ["take", "undo", "quit"]
     status, page, _ = call(enrollment.url)
     assert status == 200 and b"/enroll/static/enroll.js" in page
 
@@ -42,9 +59,11 @@ def test_the_camera_picture_needs_the_pin_and_outlines_the_card(enrollment, card
     status, body, _ = call(enrollment.url + "/preview.jpg", headers={"X-Farmbox-Pin": "1111"})
     assert status == 403 and b"wrong PIN" in body
     deadline = time.monotonic() + 10
-    while True:  # 503 until the box has read a frame for the watching phone (the page retries)
+    while True:  # 503 until the box has read a frame for the watching phone, then the empty
+        # table's last frame until it has read the card's (the page polls)
         status, body, headers = call(enrollment.url + "/preview.jpg", headers={"X-Farmbox-Pin": PIN})
-        if status != 503 or time.monotonic() > deadline:
+        if status == 200 and headers["X-Found"] == "1" or status not in (200, 503) \
+                or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     assert status == 200 and headers["Content-Type"] == "image/jpeg" and headers["X-Found"] == "1"
@@ -93,7 +112,7 @@ def test_without_a_pin_the_page_is_read_only(tmp_path, card_table):
             assert status == 403 and b"set [web] pin" in body
             assert json.loads(call(e.url + "/api/state")[1])["pin"] is False
             with e.box.lock:
-                assert e.session.phase is Phase.PROMPT
+                assert e.session.phase is Phase.CLEAR
         finally:
             e.close()
 

@@ -193,6 +193,28 @@ class PlacedCard:
     corners: np.ndarray
 
 
+@dataclass(frozen=True)
+class Mount:
+    """One mounted box: the table, the lamp, the camera's tilt and the cards' size in the frame
+    stay the same from photo to photo (each photo draws only where the cards lie and the camera's
+    noise).  ``seed`` draws them; ``table_kind`` as for :func:`scene`."""
+
+    seed: int
+    table_kind: str | None = None
+    tilt: float = 0.06
+
+    def _rng(self) -> np.random.Generator:
+        return np.random.default_rng([self.seed, 5150])
+
+    def table(self, size: tuple[int, int]) -> np.ndarray:
+        return table(self._rng(), size, self.table_kind)
+
+    def setting(self, size: tuple[int, int]) -> tuple[np.ndarray, Lighting, float]:
+        """(the camera's tilt, the lamp, the cards' short side as a share of the frame width)."""
+        rng = np.random.default_rng([self.seed, 6160])
+        return _camera_tilt(rng, size, self.tilt), Lighting.random(rng), float(rng.uniform(0.11, 0.135))
+
+
 @dataclass
 class CardScene:
     image: np.ndarray
@@ -215,13 +237,15 @@ def _camera_tilt(rng: np.random.Generator, size: tuple[int, int], tilt: float) -
 def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[str] | None = None,
           *, size: tuple[int, int] = FRAME_SIZE, card_px: float | None = None,
           tilt: float = 0.06, gap: tuple[float, float] = (0.05, 0.6),
-          table_kind: str | None = None, overlap: float | None = None) -> CardScene:
+          table_kind: str | None = None, overlap: float | None = None,
+          mount: Mount | None = None) -> CardScene:
     """A frame from ``seed`` with ``count`` random cards of ``deck`` (or exactly ``ids``).
 
     Cards are laid on a jittered grid (so they come close but never overlap), turned any way.
     ``card_px`` is the card's short side in pixels (random 105..130 at 960x720 by default).
     With ``overlap`` (0..1), every second card is laid partly over the card before it, covering
-    about that share of it (the later card lies on top).
+    about that share of it (the later card lies on top).  With ``mount``, the table, lamp, camera
+    tilt and card size are that box's (``table_kind``, ``tilt`` and ``card_px`` are its).
     """
     rng = np.random.default_rng(seed)
     cards = DECKS[deck]
@@ -230,8 +254,13 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
         keys = list(cards)
         ids = [keys[i] for i in rng.choice(len(keys), size=count, replace=count > len(keys))]
     w, h = size
-    img = table(rng, size, table_kind)
-    short = card_px if card_px is not None else rng.uniform(0.11, 0.135) * w
+    if mount is not None:
+        img = mount.table(size)
+        tilt_h, light, share = mount.setting(size)
+        short = share * w
+    else:
+        img = table(rng, size, table_kind)
+        short = card_px if card_px is not None else rng.uniform(0.11, 0.135) * w
     long_ = short * FACE_SIZE[1] / FACE_SIZE[0]
     # a grid of cells each big enough for a card turned any way, shuffled
     cell = long_ * 1.02 + short * rng.uniform(*gap)
@@ -247,7 +276,8 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
     face_mask = _rounded_mask()
     fw, fh = FACE_SIZE
     face_pts = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    tilt_h = _camera_tilt(rng, size, tilt)
+    if mount is None:
+        tilt_h = _camera_tilt(rng, size, tilt)
     placed: list[PlacedCard] = []
     layers = []
     for card_id, (c, r) in zip(ids, slots):
@@ -297,7 +327,7 @@ def scene(seed: int, deck: str = "funfarm", count: int | None = None, ids: list[
         m = cv2.warpPerspective(face_mask, shift, box).astype(np.float32)[..., None] / 255
         gloss = rng.uniform(0.9, 1.04)
         acc[y0:y1, x0:x1] = acc[y0:y1, x0:x1] * (1 - m) + warped * gloss * m
-    acc = Lighting.random(rng).apply(acc)
+    acc = (Lighting.random(rng) if mount is None else light).apply(acc)
     return CardScene(camera_faults(rng, acc), placed, deck)
 
 

@@ -3,7 +3,8 @@ found in a photo (the reader's own card finder) and the deck learned from the ph
 reader's leave-one-out check (:func:`farmbox.vision.cards.enroll_shots`).
 
 The model file is the one ``farmbox vision enroll cards SAMPLES --model PATH`` writes, and the
-photos are written as that command reads them: ``SAMPLES/<card_id>/<n>.png``.
+photos are written as that command reads them: ``SAMPLES/<card_id>/<n>.png``, the empty table
+(photographed first) as ``SAMPLES/background.png``.
 """
 
 from __future__ import annotations
@@ -41,8 +42,11 @@ class Cards:
         self.jitter = jitter
         self.options = FindOptions(min_area=MIN_AREA, max_area=MAX_AREA)
 
-    #: No empty-table photo: a card's outline is found on any table.
-    wants_table = False
+    #: The empty table first (``SAMPLES/background.png``): the deck's table in enrollment and
+    #: play (a card that differs little from it, cream paper on a pale cloth, is still told from a
+    #: cloth's pattern; :func:`farmbox.vision.cards.enroll_shots`). The card itself is found by
+    #: its outline, on any table.
+    wants_table = True
     #: Finding each photo's card and making its made-up shots (a step each) are most of the
     #: time; fitting the discriminant and the leave-one-out check the rest
     #: (bench_enroll_box.py --kind cards: the last step at 13.6 of 17.1 s; the first at 0.0 s,
