@@ -282,6 +282,22 @@ def convex_parts(fg: np.ndarray, limit: float, join: int = 5) -> np.ndarray:
     return out
 
 
+def hull_within(mask: np.ndarray, parts: np.ndarray, limit: float) -> np.ndarray:
+    """``mask`` made convex within each part of ``parts`` (uint8 0/255) no larger than ``limit``
+    pixels: the hull of all its pixels there, however far apart (outside such parts: nothing)."""
+    out = np.zeros_like(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(parts, connectivity=8)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] > limit:
+            continue
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        inside = (labels[y:y + h, x:x + w] == i) & (mask[y:y + h, x:x + w] > 0)
+        points = cv2.findNonZero(inside.astype(np.uint8))
+        if points is not None and len(points) >= 3:
+            cv2.fillConvexPoly(out, cv2.convexHull(points + np.array([x, y], np.int32)), 255)
+    return out
+
+
 def _chroma(lab: np.ndarray) -> np.ndarray:
     ab = lab[..., 1:].astype(np.float32) - 128.0
     return np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)

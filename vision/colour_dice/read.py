@@ -26,6 +26,7 @@ from .find import (
     blobs,
     body_mask,
     convex_parts,
+    hull_within,
     mark_patch,
     patch_colour,
     patch_surround,
@@ -114,13 +115,26 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str, grey_chroma: floa
         # breaks it, and a dark die's faces painted to their edges leave of its body a thin
         # frame: the die is convex, so its hull is the die
         found, hulled = die_sized(convex_parts(mask, frame.die_area, join)), True
-    if others and (pale or hulled):
-        # a blob whose hull holds the other die's body is not this die: round the dark die, a
-        # pale ring of its shadow and sides on a pale cloth; the dark die's hull, the pale die
-        # it touches
-        other = body_mask(frame, others[0], die.body)
+    other: list[np.ndarray] = []  # the other die's body, once needed
+
+    def apart(found: list[DieBlob]) -> list[DieBlob]:
+        """A blob whose hull holds the other die's body is not this die: round the dark die, a
+        pale ring of its shadow and sides on a pale cloth; the dark die's hull, the pale die it
+        touches."""
+        if not others or not found:
+            return found
+        if not other:
+            other.append(body_mask(frame, others[0], die.body))
         most = (OTHER_BODY_MAX if other_body_max is None else other_body_max) if pale else PALE_IN_DARK_HULL
-        found = [b for b in found if _share_inside(b, other) <= most]
+        return [b for b in found if _share_inside(b, other[0]) <= most]
+
+    if pale or hulled:
+        found = apart(found)
+    if not found and frame.die_area and not pale:
+        # such a frame broken where it is thinnest (along the lit side) lies in pieces further
+        # apart than ``join``: within one part of the foreground no larger than a die with its
+        # sides and shadow, its pieces are one die (a card's dark art lies in a larger part)
+        found = apart(die_sized(hull_within(mask, frame.foreground, frame.die_area)))
     found.sort(key=lambda b: abs(np.log(b.area / expected)))
     return found, "" if found else "die not found"
 
