@@ -44,7 +44,7 @@ def main() -> int:
         image = cv2.imread(str(folder / "scenes" / f"throw-{args.throw:04d}.jpg"))
     cards = reader.read(image)
     read = [c.corners for c in cards if c.id]
-    unread = [c.corners for c in cards if c.under_another]
+    unread = [c.corners for c in cards if not c.id]
     reading = colour_dice.read_frame(dice, image, read, unread)
     shown = image.copy()
     away = cards_away(dice, image, read + unread)

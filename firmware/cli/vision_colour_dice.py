@@ -32,9 +32,9 @@ def enroll(samples: Path, model: Path) -> int:
 
 def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = None) -> int:
     """Print what each image shows: one JSON object per line with --json.  ``cards``: a card
-    model; the cards its reader reads in an image, and those it finds partly under another, are
-    left out of that image's dice search (an outline it finds and cannot read may be no card:
-    a die, a pattern of the cloth)."""
+    model; the cards its reader reads in an image are left out of that image's dice search, and
+    the outlines it finds and cannot read (a card partly under another, or unsure) where most
+    of them differs from the table (such an outline may be no card: a die in a cloth's weave)."""
     m = load_model(model)
     card_reader = None
     if cards is not None:
@@ -47,7 +47,7 @@ def read(model: Path, images: list[Path], as_json: bool, cards: Path | None = No
         image = read_image(path)
         found = [] if card_reader is None else card_reader.read(image)
         reading = read_frame(m, image, [c.corners for c in found if c.id],
-                             [c.corners for c in found if c.under_another])
+                             [c.corners for c in found if not c.id])
         if as_json:
             print(json.dumps(reading.as_json(str(path))), flush=True)
         else:

@@ -276,3 +276,26 @@ def test_a_photo_of_another_table_is_not_taken_for_the_empty_table(tmp_path):
     tiles = cv2.resize(other.render([], rng), (m.table.shape[1], m.table.shape[0]), interpolation=cv2.INTER_AREA)
     assert m.table.size and len(m.cards) == 6 and not m.weak
     assert np.abs(m.table.astype(int) - wood.astype(int)).mean() < np.abs(m.table.astype(int) - tiles.astype(int)).mean() / 3
+
+
+def test_cards_found_and_not_read_are_left_out_too(box_with_cards, tmp_path, capsys):
+    """Two of the six cards never enrolled: the card reader finds them and cannot name them.
+    They are still cards (most of each differs from the table), so their dice icons are kept
+    out of the dice search like the cards read."""
+    import shutil
+
+    folder, labels, dice_model, _ = box_with_cards
+    partial = tmp_path / "four-cards"
+    shutil.copytree(folder / "enroll-cards", partial)
+    for card in ("card-00", "card-01"):
+        shutil.rmtree(partial / card)
+    card_model = tmp_path / "four.npz"
+    assert main(["vision", "enroll", "cards", str(partial), "--model", str(card_model)]) == 0
+    where = json.loads((folder / "centres.json").read_text())
+    strangers = [p for p in sorted((folder / "scenes").iterdir())
+                 if {"card-00", "card-01"} & set(where[f"scenes/{p.name}"].get("cards", []))]
+    assert len(strangers) >= 4
+    scenes = [str(p) for p in strangers]
+    got = _score(_read(capsys, "--model", str(dice_model), "--cards", str(card_model), *scenes), labels)
+    full = _score(_read(capsys, "--model", str(dice_model), "--cards", str(folder / "cards.npz"), *scenes), labels)
+    assert got[1] == 0 and got[0] >= full[0] - 1, (got, full)

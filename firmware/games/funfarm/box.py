@@ -66,7 +66,7 @@ def table_reader(config: Config) -> StillTable | None:
         reader = CardReader(load_model(v.cards_model))
 
         def read_cards(frame: Any) -> list[CardOnTable]:
-            return [(r.id, r.corners) for r in reader.read(frame) if r.id or r.under_another]
+            return [(r.id, r.corners) for r in reader.read(frame)]
     if v.colour_dice_model:
         from farmbox.vision import colour_dice
 
@@ -80,16 +80,16 @@ def table_reader(config: Config) -> StillTable | None:
     return TableWatcher(read_cards, read_dice, Stillness())
 
 
-#: A card on the table: its id (None: found partly under another card, not read) and its
-#: corners in the frame.
+#: A card on the table: its id (None: found and not read, partly under another card or unsure)
+#: and its corners in the frame.
 CardOnTable = tuple[str | None, Any]
 
 
 def TableWatcher(read_cards: Callable[[Any], list[CardOnTable]] | None,
                  read_dice: Callable[[Any, Sequence[CardOnTable]], DiceSeen] | None, stillness: Any) -> StillTable:
     """Cards then dice, read once per still table; ``DiceSeen(None, None)`` once it moves.  The
-    cards (those read, and those found partly under another) are left out of the dice search:
-    each shows a small white and a small black die."""
+    cards (those read, and where most of them differs from the table those found and not read)
+    are left out of the dice search: each shows a small white and a small black die."""
 
     def still(frame: Any) -> list[Any]:
         out: list[Any] = []
