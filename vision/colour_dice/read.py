@@ -141,15 +141,30 @@ def _find_die(frame: Frame, model: ColourDiceModel, name: str, grey_chroma: floa
 
 def _find_die_off(frame: Frame, model: ColourDiceModel, name: str,
                   dark_centre: tuple[float, float] | None) -> tuple[list, str]:
-    """:func:`_find_die`, away from the dark die's centre when it was found: what is left of
-    the pale ring round the dark die (its soft shadow on a pale cloth) lies closer to it than
-    a die touching it can."""
+    """:func:`_find_die`, away from the dark die's centre when it was found on a pale table: what
+    is left of the pale ring round the dark die (its soft shadow on a pale cloth) lies closer to
+    it than a die touching it can."""
     found, why = _find_die(frame, model, name, other_body_max=None if dark_centre is None else OTHER_BODY_PLACED)
-    if dark_centre is not None:
+    if dark_centre is not None and _pale_table(frame, model, dark_centre):
         near = NEAR_DARK * max(d.side_px for d in model.dice.values())
         found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
         why = why or ("" if found else "die not found")
     return found, why
+
+
+def _pale_table(frame: Frame, model: ColourDiceModel, at: tuple[float, float]) -> bool:
+    """Whether the table round ``at`` (work pixels; a die's side each way) is paler than halfway
+    between the two dice's bodies: only there is a ring of its shading round the dark die (a
+    soft shadow, the lit sides) pale enough to look like the pale body.  On a dark felt the
+    pale die touching the dark one is found nearer its centre than :data:`NEAR_DARK`: the dark
+    die's top face, found in part, lies off its own centre."""
+    if frame.table_lab is None:
+        return True
+    reach = int(max(d.side_px for d in model.dice.values()))
+    x, y = int(round(at[0])), int(round(at[1]))
+    around = frame.table_lab[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1, 0]
+    bodies = [d.body[0] for d in model.dice.values()]
+    return around.size == 0 or float(np.median(around)) > (max(bodies) + min(bodies)) / 2
 
 
 #: Fragments of the pale die's foreground this share of its side apart are joined into one

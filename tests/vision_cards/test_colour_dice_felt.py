@@ -1,0 +1,71 @@
+"""The colour dice on a dark felt, on two boxes of the independent renderer
+(``bench/holdout_colour_dice.py``), read through the command line.
+
+- A black die whose faces are painted to their edges, alone on a green felt: of its black body
+  only a thin frame round the top face shows, broken where the lamp catches it.  Its pieces lie
+  in one part of what differs from the table (the die with its sides and shadow), and there they
+  are one die.
+- The white die touching the black one on a navy felt under a dim lamp: the black die's top face
+  found in part lies off its centre, and the white die was dropped as a pale ring round it.  On
+  a table darker than halfway between the dice's bodies there is no such ring.
+"""
+
+import json
+
+import numpy as np
+
+from farmbox.firmware.cli import main
+from tests.bench_scripts import bench_script
+
+
+def _read_box(tmp_path, capsys, seed: int, style: str, kind: str, throws: int):
+    """Render a box's set, enroll its dice and read its throws through the command line:
+    (reading, truth, where the dice lie) per throw."""
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path / f"{style}-{kind}-{seed}"
+    labels = hold.write_set(folder, seed, style, kind, throws, progress=False)
+    where = json.loads((folder / "centres.json").read_text())
+    model = tmp_path / "dice.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model)]) == 0
+    capsys.readouterr()
+    scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
+    assert main(["vision", "read", "colour-dice", "--model", str(model), *scenes, "--json"]) == 0
+    read = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert len(read) == throws
+    out = []
+    for r in read:
+        name = r["image"].rsplit("/", 1)[-1]
+        out.append((r["dice"], labels[name], where[f"scenes/{name}"]))
+    return out
+
+
+def _apart(dice: dict) -> float:
+    """How far apart the two dice's top faces are, in die sides."""
+    side = max(dice["black"]["side_px"], dice["white"]["side_px"])
+    return float(np.hypot(*np.subtract(dice["black"]["centre"], dice["white"]["centre"]))) / side
+
+
+def test_a_lone_black_die_painted_to_its_edges_is_found_on_felt(tmp_path, capsys):
+    wrong = lone = lone_read = 0
+    for read, truth, dice in _read_box(tmp_path, capsys, 2, "painted", "felt", 100):
+        wrong += sum(read[d] not in (None, c) for d, c in truth.items())
+        if _apart(dice) > 1.6:
+            lone += 1
+            lone_read += read["black"] == truth["black"]
+    # 67 throws with the black die well apart from the white one: before its frame's pieces
+    # were joined within the die's part, 4 of them were not read (2 "die not found")
+    assert wrong == 0
+    assert lone >= 60 and lone_read >= lone - 2, (lone_read, lone)
+
+
+def test_the_white_die_touching_the_black_one_on_a_navy_felt_is_read(tmp_path, capsys):
+    wrong = touching = touching_read = 0
+    for read, truth, dice in _read_box(tmp_path, capsys, 24, "pips", "felt", 70):
+        wrong += sum(read[d] not in (None, c) for d, c in truth.items())
+        if _apart(dice) < 1.3:
+            touching += 1
+            touching_read += sum(read[d] == c for d, c in truth.items())
+    # 22 throws with the dice touching: 39 of their 44 dice read before, 3 white dice dropped
+    # as a ring round the black die
+    assert wrong == 0
+    assert touching >= 20 and touching_read >= 2 * touching - 2, (touching_read, touching)
