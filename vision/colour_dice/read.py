@@ -340,8 +340,13 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
     expected = die.side_px ** 2
     taken = np.zeros(frame.lab.shape[:2], bool)
     patch = _top_face(dark_seen, model, dark_name, dark)
+    # where the dark die's top face is: its mark's centre (its blob, a frame round painted faces
+    # with the hull reaching into the pale die it touches, lies off it), else its blob's
+    top = dark.centre
     if patch is not None:
         taken[dark.window] = patch
+        ys, xs = np.nonzero(patch)
+        top = (float(xs.mean()) + dark.box[0], float(ys.mean()) + dark.box[1])
         taken = cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     coloured = ((frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0) & ~taken).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured, connectivity=4)
@@ -349,13 +354,13 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
     part_area = part_stats[:, cv2.CC_STAT_AREA]
     side = max(d.side_px for d in model.dice.values())
     # the candidate: the largest patch as large as a mark, squat, with a pale ring round it,
-    # not beside the dark die's centre (its side faces)
+    # not beside the dark die's top face (its side faces)
     best, best_area = None, _least_mark(die) * expected
     for i in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[i])
         if a < best_area or max(w, h) > SQUAT * max(1, min(w, h)):
             continue
-        if np.hypot(cents[i][0] - dark.centre[0], cents[i][1] - dark.centre[1]) < NEAR_DARK * side:
+        if np.hypot(cents[i][0] - top[0], cents[i][1] - top[1]) < NEAR_DARK * side:
             continue
         comp = labels == i
         ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
