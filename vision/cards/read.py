@@ -159,7 +159,7 @@ class CardReader:
 #: a patch of felt; or a cream card on a near-white cloth, which differs by its art only) is
 #: a card when it has a card's size (this range of the deck's card share) and is read as one
 #: with at least this confidence.
-DOUBTFUL_SIZE = (0.7, 1.5)
+DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
 DOUBTFUL_CONFIDENCE = 0.9
 
 
