@@ -19,17 +19,24 @@ from farmbox.vision.colour_dice.read import CARD_FACES, cards_away
 from tests.bench_scripts import bench_script
 
 
-@pytest.fixture(scope="module")
-def box_with_cards(tmp_path_factory):
-    """A painted-faces box on a green felt (the box where the cards did most harm), a deck of
-    six cards enrolled from photos on its table, and its dice model: through the command line."""
+def _box_set(root, seed: int, style: str, kind: str, throws: int, cards: int):
+    """A box of the independent renderer with a deck of ``cards`` cards round each of its
+    ``throws`` throws, its dice and its deck enrolled through the command line:
+    (folder, labels, dice model, card model)."""
     hold = bench_script("holdout_colour_dice")
-    folder = tmp_path_factory.mktemp("cards_beside") / "painted-felt-2"
-    labels = hold.write_set(folder, 2, "painted", "felt", 10, progress=False, cards=6)
+    folder = root / f"{style}-{kind}-{seed}"
+    labels = hold.write_set(folder, seed, style, kind, throws, progress=False, cards=cards)
     dice_model, card_model = folder / "dice.json", folder / "cards.npz"
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice_model)]) == 0
     assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(card_model)]) == 0
     return folder, labels, dice_model, card_model
+
+
+@pytest.fixture(scope="module")
+def box_with_cards(tmp_path_factory):
+    """A painted-faces box on a green felt (the box where the cards did most harm), a deck of
+    six cards enrolled from photos on its table, and its dice model: through the command line."""
+    return _box_set(tmp_path_factory.mktemp("cards_beside"), 2, "painted", "felt", 10, 6)
 
 
 def _deck_photos(hold, box, seed, folder, rng):
@@ -78,12 +85,7 @@ def test_cream_cards_on_a_near_white_linen_are_left_out_too(tmp_path, capsys):
     reader took it for no card (a tile framed by grout, a patch of felt), its dice icons stayed
     beside the dice (65 of 240 dice on this box, 7 wrong).  Read as a card of the deck with
     confidence, it is a card, and the dice are read."""
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / "painted-linen-6"
-    labels = hold.write_set(folder, 6, "painted", "linen", 10, progress=False, cards=6)
-    dice_model, card_model = tmp_path / "dice.json", tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice_model)]) == 0
-    assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(card_model)]) == 0
+    folder, labels, dice_model, card_model = _box_set(tmp_path, 6, "painted", "linen", 10, 6)
     scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
     with_cards = _score(_read(capsys, "--model", str(dice_model), "--cards", str(card_model), *scenes), labels)
     without = _score(_read(capsys, "--model", str(dice_model), *scenes), labels)
@@ -334,12 +336,7 @@ def test_cards_kept_out_do_not_raise_the_threshold_past_a_dark_die(tmp_path, cap
     cards in that typical difference raised it by a third, and a black die with blue dots on a
     navy felt under a dim lamp no longer differed enough ("die not found" beside the cards, found
     without them): the typical difference is the table's."""
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / "pips-felt-24"
-    labels = hold.write_set(folder, 24, "pips", "felt", 20, progress=False, cards=8)
-    dice_model, card_model = tmp_path / "dice.json", tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice_model)]) == 0
-    assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(card_model)]) == 0
+    folder, labels, dice_model, card_model = _box_set(tmp_path, 24, "pips", "felt", 20, 8)
     scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
     right, wrong = _score(_read(capsys, "--model", str(dice_model), "--cards", str(card_model), *scenes), labels)
     assert wrong == 0 and right >= 38, right
