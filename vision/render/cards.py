@@ -203,16 +203,20 @@ class Mount:
     table_kind: str | None = None
     tilt: float = 0.06
 
-    def _rng(self) -> np.random.Generator:
-        return np.random.default_rng([self.seed, 5150])
-
     def table(self, size: tuple[int, int]) -> np.ndarray:
-        return table(self._rng(), size, self.table_kind)
+        """The box's table top (a copy: each photo draws on its own)."""
+        return _mounted_table(self.seed, self.table_kind, size).copy()
 
     def setting(self, size: tuple[int, int]) -> tuple[np.ndarray, Lighting, float]:
         """(the camera's tilt, the lamp, the cards' short side as a share of the frame width)."""
         rng = np.random.default_rng([self.seed, 6160])
         return _camera_tilt(rng, size, self.tilt), Lighting.random(rng), float(rng.uniform(0.11, 0.135))
+
+
+@cache
+def _mounted_table(seed: int, kind: str | None, size: tuple[int, int]) -> np.ndarray:
+    """A mounted box's table top, drawn once (the same in every photo of that box)."""
+    return table(np.random.default_rng([seed, 5150]), size, kind)
 
 
 @dataclass
