@@ -8,7 +8,7 @@ import pytest
 from farmbox.vision.cards import CardReader, FindOptions, find_cards
 from farmbox.vision.cards.describe import rectify_to
 from farmbox.vision.cards.find import order_corners, side_ratio
-from farmbox.vision.cards.read import _deck_ratio, card_in, enroll
+from farmbox.vision.cards.read import _deck_ratio, card_in, enroll, sides_moved
 from tests.vision_cards.conftest import quad_iou
 
 
@@ -98,3 +98,23 @@ def test_the_decks_side_ratio_is_taken_from_the_photos_nearest_the_frames_centre
              for q in central + corners]
     crop_shares = [0.97] * len(crops)
     assert _deck_ratio(crops, crop_shares) == pytest.approx(0.8, abs=0.01)
+
+
+def test_a_side_moved_out_slides_its_corners_along_the_sides_it_runs_between():
+    """`sides_moved`, what the outline fit moves: side 0 (corner 0 to 1) out by 0.2 lengthens
+    the sides it runs between (3 and 1) by a fifth, each along its own line, and leaves the
+    other corners where they were; moving in is the same backwards."""
+    q = np.float32([[10, 20], [60, 25], [55, 100], [5, 95]])   # a leaning, uneven card
+
+    def e(p):   # side lengths
+        return np.linalg.norm(p - p[[1, 2, 3, 0]], axis=1)
+
+    assert np.allclose(sides_moved(q, np.zeros(4)), q)
+    out = sides_moved(q, np.float32([0.2, 0, 0, 0]))
+    assert np.allclose(out[2:], q[2:])
+    assert np.allclose(e(out)[[1, 3]], 1.2 * e(q)[[1, 3]], rtol=1e-5)
+    # each moved corner stays on the line of the side it slides along
+    for moved, fixed, along in ((0, 3, q[0] - q[3]), (1, 2, q[1] - q[2])):
+        d = out[moved] - q[fixed]
+        assert abs(d[0] * along[1] - d[1] * along[0]) < 1e-3
+    assert np.allclose(sides_moved(out, np.float32([-0.2 / 1.2, 0, 0, 0])), q, atol=1e-4)
