@@ -71,12 +71,13 @@ def test_enroll_a_card_from_the_phone(enrollment, card_table, browser):
     assert answer(browser) == "202"
     shown = until(browser, lambda p: p["done"] == "1" and p["phase"] == "prompt")
     assert shown["next"] == "SHEEP-1 (photo 2 of 2)"
-    enrollment.wait(lambda s: s.progress()[0] == 1)
-    # the OLED shows the same step as the page
-    image = enrollment.hw.display.last_image
+    enrollment.wait(lambda s: s.progress()[0] == 1 and s.phase is Phase.PROMPT)
+    # the OLED shows the same step as the page (once the box has drawn it: the page may see
+    # the step before the box's loop redraws its screen)
+    display = enrollment.hw.display
     with enrollment.box.lock:
         expected = shot_screens.render(enrollment.session, enrollment.box.tr)
-    assert image.tobytes() == expected.tobytes()
+    enrollment.wait(lambda s: display.last_image is not None and display.last_image.tobytes() == expected.tobytes())
 
 
 def test_a_wrong_pin_from_the_page_is_403_and_changes_nothing(enrollment, card_table, browser):
