@@ -138,10 +138,11 @@ class CardReader:
         :func:`.find.find_cards` or by other means; not read as it is, read through the outline
         fitted to the deck (as :meth:`read` reads every card it finds)."""
         q = np.asarray(corners, np.float32).reshape(4, 2)
-        reading = CardReading(*self.identify(rectify_to(image, q, self.size)), q)
-        return reading if reading.id is not None else self._fitted(image, reading)
+        row = self.distances([rectify_to(image, q, self.size)])[0]
+        reading = CardReading(*self._decide(row), q)
+        return reading if reading.id is not None else self._fitted(image, reading, row)
 
-    def _fitted(self, image: np.ndarray, reading: CardReading) -> CardReading:
+    def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray) -> CardReading:
         """A card found and not read, read again through its outline fitted to the deck: each
         side moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while that brings the card
         nearer a card of the deck.  A title band close to the table's shade leaves the finder
@@ -149,10 +150,10 @@ class CardReader:
         The fitted outline is taken when it reads as a card, as near it as the enrollment's
         made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
-        cards keeps its outline and stays unsure."""
+        cards keeps its outline and stays unsure.  ``row``: the card's distances through the
+        outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
-        row = self.distances([rectify_to(image, found, self.size)])[0]
         start = best = float(row.min())
         moves = np.zeros(4)
         off = max(FIT_SHAPE, abs(side_ratio(found) - self.model.ratio))  # the shape may come nearer a card's
@@ -203,12 +204,17 @@ class CardReader:
             least = PART_OF_CARD * self.model.card_share * image.shape[0] * image.shape[1]
             covered = [c or cv2.contourArea(q) < least for c, q in zip(under, quads)]
         # only the cards wholly seen are described and matched
-        read = iter(self.identify_all([rectify_to(image, q, self.size)
-                                       for q, hidden in zip(quads, covered) if not hidden]))
-        out = [CardReading(None, 0.0, quad, under_another=u) if hidden else CardReading(*next(read), quad)
-               for quad, hidden, u in zip(quads, covered, under)]
-        return [self._fitted(image, r) if r.id is None and not hidden else r
-                for r, hidden in zip(out, covered)]
+        rows = iter(self.distances([rectify_to(image, q, self.size)
+                                    for q, hidden in zip(quads, covered) if not hidden]))
+        out = []
+        for quad, hidden, u in zip(quads, covered, under):
+            if hidden:
+                out.append(CardReading(None, 0.0, quad, under_another=u))
+                continue
+            row = next(rows)
+            reading = CardReading(*self._decide(row), quad)
+            out.append(reading if reading.id is not None else self._fitted(image, reading, row))
+        return out
 
 
 #: An outline where the frame hardly differs from the empty table (a tile framed by its grout,
