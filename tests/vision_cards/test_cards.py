@@ -222,7 +222,7 @@ def test_cli_errors(tmp_path, capsys):
 def test_overlapping_cards_are_read_or_reported_not_misread(reader):
     """Every second card lies partly over the one before it.  Measured on the whole renderer
     (40 such tables of 8 cards): 3 wrong in about 170 cards found, so this allows one."""
-    wrong = unknown = right = under = 0
+    wrong = unknown = right = under = under_read = 0
     for k in range(12):
         s = scene(62_000_000 + k, "symbols", count=6, overlap=0.3)
         readings = reader.read(s.image)
@@ -231,11 +231,13 @@ def test_overlapping_cards_are_read_or_reported_not_misread(reader):
         wrong += sum((got - truth).values())
         right += sum((got & truth).values())
         unknown += sum(r.id is None for r in readings)
-        # a card found partly under another says so (the colour-dice reader leaves it out)
-        assert all(r.id is None for r in readings if r.under_another)
+        # a card found partly under another says so, and is read only as its own card
+        assert all(r.id is None or r.id in truth for r in readings if r.under_another)
         under += sum(r.under_another for r in readings)
+        under_read += sum(r.under_another and r.id is not None for r in readings)
     assert wrong <= 1 and unknown >= 5 and right >= 20
-    assert under >= 5, under
+    # 3 of the 8 found under another read (as near their card as enrollment copies come)
+    assert under >= 5 and under_read >= 2, (under, under_read)
 
 
 def test_a_card_under_another_found_card_is_reported_covered():

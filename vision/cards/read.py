@@ -29,6 +29,7 @@ from .table import (
     NOT_A_CARD,
     TABLE_W,
     card_by_difference,
+    card_round,
     differing,
     differs_inside,
     empty_table,
@@ -56,7 +57,8 @@ class CardReading:
     id: str | None
     confidence: float
     corners: np.ndarray  # 4x2, frame pixels, clockwise
-    #: Found partly under another card (id None): a card, not read.
+    #: Found partly under another card: read only when as near its card as the enrollment's
+    #: made-up copies come, else id None.
     under_another: bool = False
 
     def as_json(self) -> dict:
@@ -188,9 +190,11 @@ class CardReader:
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card found in ``image``, top to bottom, left to right.  A card partly under
-        another is reported with id None (confidence 0): part of its face is not its own.  So
-        is an outline far smaller than a card was in the enrollment photos (the same camera):
-        a part of a card (its art's panel), not a card."""
+        another is read only as near its card as the enrollment's made-up copies come
+        (:data:`FAR` of the unknown-card distance; else id None, confidence 0): part of its face
+        is not its own.  An outline far smaller than a card was in the enrollment photos (the
+        same camera) is a part of a card (its art's panel): read through the card round it
+        where the empty table is known (:meth:`_round`), else reported with id None."""
         quads = find_cards(image, self.options)
         if self.model.table.size:
             doubtful: list[np.ndarray] = []
@@ -199,22 +203,39 @@ class CardReader:
             quads += self._read_anyway(image, doubtful)
         quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
         under = covered_cards(image, quads)
-        covered = under
-        if self.model.card_share:
-            least = PART_OF_CARD * self.model.card_share * image.shape[0] * image.shape[1]
-            covered = [c or cv2.contourArea(q) < least for c, q in zip(under, quads)]
-        # only the cards wholly seen are described and matched
-        rows = iter(self.distances([rectify_to(image, q, self.size)
-                                    for q, hidden in zip(quads, covered) if not hidden]))
-        out = []
-        for quad, hidden, u in zip(quads, covered, under):
-            if hidden:
-                out.append(CardReading(None, 0.0, quad, under_another=u))
-                continue
-            row = next(rows)
+        card = self.model.card_share * image.shape[0] * image.shape[1]
+        part = [bool(card) and cv2.contourArea(q) < PART_OF_CARD * card for q in quads]
+        rows = iter(self.distances([rectify_to(image, q, self.size) for q, p in zip(quads, part) if not p]))
+        return [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card)
+                for quad, u, p in zip(quads, under, part)]
+
+    def _card(self, image: np.ndarray, quad: np.ndarray, row: np.ndarray | None, under: bool,
+              others: list[np.ndarray], card: float) -> CardReading:
+        """The card read in the outline ``quad``: ``row``, its distances to the deck's cards
+        (None: a part of a card, not described), ``under``: found under another card,
+        ``others``: the other outlines found, ``card``: a card's area in the enrollment photos."""
+        if under:
+            if row is not None and float(row.min()) <= FAR * self.model.max_distance:
+                return CardReading(*self._decide(row), quad, under_another=True)
+            return CardReading(None, 0.0, quad, under_another=True)
+        reading = CardReading(None, 0.0, quad)
+        if row is not None:
             reading = CardReading(*self._decide(row), quad)
-            out.append(reading if reading.id is not None else self._fitted(image, reading, row))
-        return out
+            if reading.id is None:
+                reading = self._fitted(image, reading, row)
+        if reading.id is None and self.model.table.size and cv2.contourArea(quad) < WHOLE * card:
+            reading = self._round(image, reading, others)
+        return reading
+
+    def _round(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray]) -> CardReading:
+        """An outline smaller than a card and not read, read through the card found round it
+        as what differs from the empty table (:func:`.table.card_round`)."""
+        m = self.model
+        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio)
+        if card is None:
+            return reading
+        got = self.read_outline(image, card)
+        return got if got.id is not None else reading
 
 
 #: An outline where the frame hardly differs from the empty table (a tile framed by its grout,
@@ -222,6 +243,13 @@ class CardReader:
 #: a card when it has a card's size (this range of the deck's card share) and is read as one
 #: with at least this confidence.
 DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
+#: An outline not read and smaller than this share of a card (the enrollment's, same camera)
+#: may be a panel of its art whose border the table hides (a cream border on a cream stripe):
+#: it is read through the card found round it by the empty table (:meth:`CardReader._round`).
+#: Panels found on the second renderer's striped cloth were 0.6-0.78 of their card; a card
+#: near the frame's edge is some 0.75 of one at its centre and keeps its outline when the
+#: card round it reads no better.
+WHOLE = 0.85
 DOUBTFUL_CONFIDENCE = 0.9
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .find import _NEXT, SIDE_SAMPLES, _line_strengths, corners_of, order_corners
+from .find import _NEXT, PART_OF_CARD, SIDE_SAMPLES, _line_strengths, corners_of, order_corners
 
 #: The table is kept, and compared, at this width (the finder's own work width).
 TABLE_W = 640
@@ -310,8 +310,10 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     appended to ``doubtful`` when given: a cream card on a near-white cloth differs by its art only),
     and the cards that differ from it outside those found are added (a white card on pale
     tiles, whose outline runs into the grout; a card on a striped cloth whose border meets a
-    stripe of its colour).  ``found`` as it is when the frame is not of that table through
-    that camera (another size, or most of it differs)."""
+    stripe of its colour).  An outline far smaller than a card (:data:`.find.PART_OF_CARD`:
+    a panel of a card's art) explains nothing, and gives way to the card found round it.
+    ``found`` as it is when the frame is not of that table through that camera (another size,
+    or most of it differs)."""
     s = min(1.0, TABLE_W / image.shape[1])
     if (round(image.shape[0] * s), round(image.shape[1] * s)) != table.shape[:2]:
         return found
@@ -325,12 +327,46 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     kept = [q for q, c in zip(found, card) if c]
     if doubtful is not None:
         doubtful.extend(q for q, c in zip(found, card) if not c)
-    if not _unexplained(glance, kept, g, card_share, max(1, round(FOUND_RIM * GLANCE))):
+    least = PART_OF_CARD * card_share * image.shape[0] * image.shape[1]
+    whole = [q for q in kept if cv2.contourArea(q) >= least]
+    if not _unexplained(glance, whole, g, card_share, max(1, round(FOUND_RIM * GLANCE))):
         return kept
     mask = _differing(_work(image)[0], table)
-    if mask is None or not _unexplained(mask, kept, s, card_share, FOUND_RIM):
+    if mask is None or not _unexplained(mask, whole, s, card_share, FOUND_RIM):
         return kept
-    return kept + card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK)
+    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK)
+    # a part of a card within a card found round it is that card's
+    return [q for q in kept if cv2.contourArea(q) >= least or not any(_holds(c, q) for c in more)] + more
+
+
+def _holds(card: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the centre of ``quad`` lies within ``card`` (both corners in frame pixels)."""
+    x, y = np.asarray(quad, np.float64).mean(axis=0)
+    return cv2.pointPolygonTest(np.asarray(card, np.float32), (float(x), float(y)), False) >= 0
+
+
+def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], table: np.ndarray,
+               card_share: float, ratio: float) -> np.ndarray | None:
+    """The card (corners, frame pixels) round ``quad``, an outline smaller than a card (a
+    panel of its art, the border lost on a stripe of its colour), found as what differs from
+    the empty ``table`` there: the region that ``quad`` touches once the ``others`` found (and
+    a rim round them) are cleared.  None: no card-sized region there, or a frame not of that
+    table."""
+    small, s = _work(image)
+    if small.shape[:2] != table.shape[:2]:
+        return None
+    mask = _differing(small, table)
+    if mask is None:
+        return None
+    _clear(mask, others, s, FOUND_RIM)
+    _, labels = cv2.connectedComponents(mask)
+    touched = np.unique(labels[_inside(mask, quad * s)])
+    touched = touched[touched > 0]
+    if not len(touched):
+        return None
+    region = np.isin(labels, touched).astype(np.uint8) * 255
+    found = card_by_difference(image, table, card_share, ratio, mask=region, search=QUICK)
+    return found[0] if len(found) == 1 else None
 
 
 def _differs(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -350,13 +386,19 @@ def _unexplained(mask: np.ndarray, found: list[np.ndarray], s: float, card_share
 def _left(mask: np.ndarray, found: list[np.ndarray], s: float, rim: int) -> int:
     """The largest region (pixels) of ``mask`` left when the cards ``found`` and ``rim``
     pixels round them are cleared from it (in place)."""
+    _clear(mask, found, s, rim)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+
+
+def _clear(mask: np.ndarray, found: list[np.ndarray], s: float, rim: int) -> None:
+    """Clears from ``mask`` (in place) the cards ``found`` (frame pixels; ``s``: the mask's
+    scale) and ``rim`` pixels round them, and the specks left."""
     for q in found:
         pts = [np.rint(q * s).astype(np.int32)]
         cv2.fillPoly(mask, pts, 0)
         cv2.polylines(mask, pts, True, 0, rim)
     cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8), dst=mask)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 
 def unexplained(mask: np.ndarray, quad: np.ndarray, image: np.ndarray, card_share: float) -> float:
