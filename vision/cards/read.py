@@ -206,8 +206,77 @@ class CardReader:
         card = self.model.card_share * image.shape[0] * image.shape[1]
         part = [bool(card) and cv2.contourArea(q) < PART_OF_CARD * card for q in quads]
         rows = iter(self.distances([rectify_to(image, q, self.size) for q, p in zip(quads, part) if not p]))
-        return [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card)
-                for quad, u, p in zip(quads, under, part)]
+        readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card)
+                    for quad, u, p in zip(quads, under, part)]
+        if not card:
+            return readings
+        # a card's size where each outline lies: that of the nearest card read (a leaning
+        # camera makes the far cards half the size of the near ones), else the enrollment's
+        read = [(r.corners.mean(axis=0), cv2.contourArea(r.corners)) for r in readings if r.id is not None]
+        out: list[CardReading] = []
+        for reading, u, p in zip(readings, under, part):
+            area = cv2.contourArea(reading.corners)
+            local = min(read, key=lambda c: float(np.linalg.norm(c[0] - reading.corners.mean(axis=0))))[1] \
+                if read else card
+            if reading.id is None and not u and p and area >= PART_OF_CARD * local:   # a card, small there
+                reading = self._near(reading.corners, self.distances([rectify_to(image, reading.corners, self.size)])[0])
+            if reading.id is None and not u and area > TWO * local:
+                out += self._split(image, reading, [r.corners for r in readings if r is not reading], local)
+            else:
+                out.append(reading)
+        return out
+
+    def _near(self, quad: np.ndarray, row: np.ndarray, under: bool = False) -> CardReading:
+        """The card in ``quad`` (``row``: its distances) read only when it is as near its card
+        as the enrollment's made-up copies come (:data:`FAR` of the unknown-card distance):
+        an outline that may hold part of another card, or may be part of a card."""
+        if float(row.min()) <= FAR * self.model.max_distance:
+            return CardReading(*self._decide(row), quad, under_another=under)
+        return CardReading(None, 0.0, quad, under_another=under)
+
+    def _split(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
+               card: float) -> list[CardReading]:
+        """An outline larger than a card and not read: two cards touching, the outline round
+        one and part of the other.  The card is looked for as a card's size at each of its
+        corners (its sides along the outline's, fitted to the deck as :meth:`_fitted` does),
+        and the card it touches as what differs from the empty table round the rest.  The
+        outline as it is when no card there reads as near its card as the enrollment's
+        made-up copies come, or (the empty table known) none differs from the table there."""
+        q = np.asarray(reading.corners, np.float32)
+        e = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
+        across, along = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2      # sides 0, 2 and sides 1, 3
+        long_side = float(np.sqrt(card / self.model.ratio))
+        tries = []
+        for w, h in ((self.model.ratio * long_side, long_side), (long_side, self.model.ratio * long_side)):
+            f, g = 1 - w / across, 1 - h / along
+            if min(f, g) < -0.25:
+                continue                                        # no card of that way round fits in it
+            f, g = max(f, 0.0), max(g, 0.0)
+            tries += [sides_moved(q, np.array([-g * (i == 0), -f * (j == 1), -g * (i == 2), -f * (j == 3)]))
+                      for i in (0, 2) for j in (1, 3)]
+        mask = differing(image, self.model.table) if self.model.table.size else None
+        if mask is not None:      # a card differs from the empty table (a tile of it does not)
+            tries = [t for t in tries if differs_inside(mask, t, image) >= NOT_A_CARD]
+        if not tries:
+            return [reading]
+        rows = self.distances([rectify_to(image, t, self.size) for t in tries])
+        found = None
+        for k in np.argsort(rows.min(axis=1)):
+            got = CardReading(*self._decide(rows[k]), tries[k])
+            if got.id is None or float(rows[k].min()) > FAR * self.model.max_distance:
+                got = self._fitted(image, CardReading(None, 0.0, tries[k]), rows[k])
+            if got.id is not None:
+                found = got
+                break
+        if found is None:
+            return [reading]
+        out = [found]
+        if self.model.table.size:
+            m = self.model
+            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio)
+            if other is not None:
+                out.append(self.read_outline(image, other))
+        return out
 
     def _card(self, image: np.ndarray, quad: np.ndarray, row: np.ndarray | None, under: bool,
               others: list[np.ndarray], card: float) -> CardReading:
@@ -215,9 +284,7 @@ class CardReader:
         (None: a part of a card, not described), ``under``: found under another card,
         ``others``: the other outlines found, ``card``: a card's area in the enrollment photos."""
         if under:
-            if row is not None and float(row.min()) <= FAR * self.model.max_distance:
-                return CardReading(*self._decide(row), quad, under_another=True)
-            return CardReading(None, 0.0, quad, under_another=True)
+            return self._near(quad, row, under=True) if row is not None else CardReading(None, 0.0, quad, True)
         reading = CardReading(None, 0.0, quad)
         if row is not None:
             reading = CardReading(*self._decide(row), quad)
@@ -250,6 +317,10 @@ DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
 #: near the frame's edge is some 0.75 of one at its centre and keeps its outline when the
 #: card round it reads no better.
 WHOLE = 0.85
+#: An outline not read and larger than this share of a card may be two cards touching
+#: (:meth:`CardReader._split`): such outlines on the second renderer's printed decks were
+#: 1.5-1.85 of a card.
+TWO = 1.35
 DOUBTFUL_CONFIDENCE = 0.9
 
 
