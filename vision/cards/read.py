@@ -194,7 +194,9 @@ class CardReader:
         (:data:`FAR` of the unknown-card distance; else id None, confidence 0): part of its face
         is not its own.  An outline far smaller than a card was in the enrollment photos (the
         same camera) is a part of a card (its art's panel): read through the card round it
-        where the empty table is known (:meth:`_round`), else reported with id None."""
+        where the empty table is known (:meth:`_round`), else reported with id None.  An
+        outline far larger than the nearest card read (:data:`TWO`) and not read is looked at
+        as two cards touching (:meth:`_split`)."""
         quads = find_cards(image, self.options)
         if self.model.table.size:
             doubtful: list[np.ndarray] = []
@@ -210,20 +212,18 @@ class CardReader:
                     for quad, u, p in zip(quads, under, part)]
         if not card:
             return readings
-        # a card's size where each outline lies: that of the nearest card read (a leaning
-        # camera makes the far cards half the size of the near ones), else the enrollment's
+        # a card's size where an outline lies: that of the nearest card read (a leaning camera
+        # makes the far cards half the size of the near ones), else the enrollment's
         read = [(r.corners.mean(axis=0), cv2.contourArea(r.corners)) for r in readings if r.id is not None]
         out: list[CardReading] = []
-        for reading, u, p in zip(readings, under, part):
-            area = cv2.contourArea(reading.corners)
-            local = min(read, key=lambda c: float(np.linalg.norm(c[0] - reading.corners.mean(axis=0))))[1] \
-                if read else card
-            if reading.id is None and not u and p and area >= PART_OF_CARD * local:   # a card, small there
-                reading = self._near(reading.corners, self.distances([rectify_to(image, reading.corners, self.size)])[0])
-            if reading.id is None and not u and area > TWO * local:
-                out += self._split(image, reading, [r.corners for r in readings if r is not reading], local)
-            else:
-                out.append(reading)
+        for reading, u in zip(readings, under):
+            if reading.id is None and not u:
+                centre = reading.corners.mean(axis=0)
+                local = min(read, key=lambda c: float(np.linalg.norm(c[0] - centre)))[1] if read else card
+                if cv2.contourArea(reading.corners) > TWO * local:
+                    out += self._split(image, reading, [r.corners for r in readings if r is not reading], local)
+                    continue
+            out.append(reading)
         return out
 
     def _near(self, quad: np.ndarray, row: np.ndarray, under: bool = False) -> CardReading:
