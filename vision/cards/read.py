@@ -267,7 +267,7 @@ class CardReader:
         for k in np.argsort(rows.min(axis=1)):
             got = CardReading(*self._decide(rows[k]), tries[k])
             if got.id is None or float(rows[k].min()) > FAR * self.model.max_distance:
-                got = self._fitted(image, CardReading(None, 0.0, tries[k]), rows[k])
+                got = self._fitted(image, CardReading(None, 0.0, tries[k]), rows[k], others)
             if got.id is not None:
                 found = got
                 break
@@ -313,6 +313,7 @@ class CardReader:
 #: a card when it has a card's size (this range of the deck's card share) and is read as one
 #: with at least this confidence.
 DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
+DOUBTFUL_CONFIDENCE = 0.9
 #: An outline not read and smaller than this share of a card (the enrollment's, same camera)
 #: may be a panel of its art whose border the table hides (a cream border on a cream stripe):
 #: it is read through the card found round it by the empty table (:meth:`CardReader._round`).
@@ -320,11 +321,10 @@ DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
 #: near the frame's edge is some 0.75 of one at its centre and keeps its outline when the
 #: card round it reads no better.
 WHOLE = 0.85
-#: An outline not read and larger than this share of a card may be two cards touching
-#: (:meth:`CardReader._split`): such outlines on the second renderer's printed decks were
-#: 1.5-1.85 of a card.
+#: An outline not read and larger than this share of the nearest card read may be two cards
+#: touching (:meth:`CardReader._split`): such outlines on the second renderer's printed decks
+#: were 1.5-1.85 of a card.
 TWO = 1.35
-DOUBTFUL_CONFIDENCE = 0.9
 
 
 #: Fitting a found outline to a card of the deck (:meth:`CardReader._fitted`): the
