@@ -127,7 +127,7 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     the cards read near it, is looked for a card's size at each of its corners (fitted to the
     deck) and the card it touches found by the empty table round the rest: both read, never
     another card."""
-    from farmbox.vision.cards.read import CardReading
+    from farmbox.vision.cards.read import CardReading, _TableDifference
 
     deck = holdout.load_deck()
     holdout.write_set(tmp_path, 22, "printed", "wood", tables=0, shots=2, progress=False, deck=deck)
@@ -144,7 +144,8 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
         facing = min(range(4), key=lambda i: float(np.linalg.norm(sides[i] - b.mean(axis=0))))
         outline = sides_moved(a, 0.5 * np.eye(4)[facing])
         as_found += reader.read_outline(image, outline).id is not None
-        got = reader._split(image, CardReading(None, 0.0, outline), [], cv2.contourArea(a))
+        got = reader._split(image, CardReading(None, 0.0, outline), [], cv2.contourArea(a),
+                            _TableDifference(image, reader.model.table))
         ids = [r.id for r in got]
         first += pair[0].card.id in ids
         second += pair[1].card.id in ids

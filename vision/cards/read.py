@@ -84,6 +84,23 @@ def turns(card: np.ndarray, square: bool) -> list[np.ndarray]:
     return out + [cv2.flip(c, 1) for c in out]
 
 
+class _TableDifference:
+    """Where one frame differs from the empty table (:func:`.table.differing`: some 35 ms on
+    this machine), made when first asked and kept for the rest of the frame's reading; None
+    when the table is not known or the frame is not of it."""
+
+    def __init__(self, image: np.ndarray, table: np.ndarray) -> None:
+        self.image, self.table = image, table
+        self.mask: np.ndarray | None = None
+        self.made = False
+
+    def __call__(self) -> np.ndarray | None:
+        if not self.made:
+            self.mask = differing(self.image, self.table) if self.table.size else None
+            self.made = True
+        return self.mask
+
+
 class CardReader:
     """A model made ready for matching."""
 
@@ -211,8 +228,9 @@ class CardReader:
         card = self.model.card_share * image.shape[0] * image.shape[1]
         part = [bool(card) and cv2.contourArea(q) < PART_OF_CARD * card for q in quads]
         rows = iter(self.distances([rectify_to(image, q, self.size) for q, p in zip(quads, part) if not p]))
-        readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card)
-                    for quad, u, p in zip(quads, under, part)]
+        difference = _TableDifference(image, self.model.table)
+        readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card,
+                               difference) for quad, u, p in zip(quads, under, part)]
         if not card:
             return readings
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
@@ -224,7 +242,8 @@ class CardReader:
                 centre = reading.corners.mean(axis=0)
                 local = min(read, key=lambda c: float(np.linalg.norm(c[0] - centre)))[1] if read else card
                 if cv2.contourArea(reading.corners) > TWO * local:
-                    out += self._split(image, reading, [r.corners for r in readings if r is not reading], local)
+                    out += self._split(image, reading, [r.corners for r in readings if r is not reading], local,
+                                       difference)
                     continue
             out.append(reading)
         return out
@@ -238,7 +257,7 @@ class CardReader:
         return CardReading(None, 0.0, quad, under_another=under)
 
     def _split(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
-               card: float) -> list[CardReading]:
+               card: float, difference: _TableDifference) -> list[CardReading]:
         """An outline larger than a card and not read: two cards touching, the outline round
         one and part of the other.  The card is looked for as a card's size at each of its
         corners (its sides along the outline's, fitted to the deck as :meth:`_fitted` does),
@@ -257,7 +276,7 @@ class CardReader:
             f, g = max(f, 0.0), max(g, 0.0)
             tries += [sides_moved(q, np.array([-g * (i == 0), -f * (j == 1), -g * (i == 2), -f * (j == 3)]))
                       for i in (0, 2) for j in (1, 3)]
-        mask = differing(image, self.model.table) if self.model.table.size else None
+        mask = difference()
         if mask is not None:      # a card differs from the empty table (a tile of it does not)
             tries = [t for t in tries if differs_inside(mask, t, image) >= NOT_A_CARD]
         if not tries:
@@ -265,24 +284,24 @@ class CardReader:
         rows = self.distances([rectify_to(image, t, self.size) for t in tries])
         found = None
         for k in np.argsort(rows.min(axis=1)):
-            got = CardReading(*self._decide(rows[k]), tries[k])
-            if got.id is None or float(rows[k].min()) > FAR * self.model.max_distance:
-                got = self._fitted(image, CardReading(None, 0.0, tries[k]), rows[k], others)
+            got = self._near(tries[k], rows[k])
+            if got.id is None:
+                got = self._fitted(image, got, rows[k], others)
             if got.id is not None:
                 found = got
                 break
         if found is None:
             return [reading]
         out = [found]
-        if self.model.table.size:
+        if mask is not None:
             m = self.model
-            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio)
+            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask)
             if other is not None:
                 out.append(self.read_outline(image, other))
         return out
 
     def _card(self, image: np.ndarray, quad: np.ndarray, row: np.ndarray | None, under: bool,
-              others: list[np.ndarray], card: float) -> CardReading:
+              others: list[np.ndarray], card: float, difference: _TableDifference) -> CardReading:
         """The card read in the outline ``quad``: ``row``, its distances to the deck's cards
         (None: a part of a card, not described), ``under``: found under another card,
         ``others``: the other outlines found, ``card``: a card's area in the enrollment photos."""
@@ -294,14 +313,17 @@ class CardReader:
             if reading.id is None:
                 reading = self._fitted(image, reading, row, others)
         if reading.id is None and self.model.table.size and cv2.contourArea(quad) < WHOLE * card:
-            reading = self._round(image, reading, others)
+            reading = self._round(image, reading, others, difference)
         return reading
 
-    def _round(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray]) -> CardReading:
+    def _round(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
+               difference: _TableDifference) -> CardReading:
         """An outline smaller than a card and not read, read through the card found round it
         as what differs from the empty table (:func:`.table.card_round`)."""
-        m = self.model
-        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio)
+        m, mask = self.model, difference()
+        if mask is None:
+            return reading
+        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio, mask)
         if card is None:
             return reading
         got = self.read_outline(image, card)

@@ -346,18 +346,17 @@ def _holds(card: np.ndarray, quad: np.ndarray) -> bool:
 
 
 def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], table: np.ndarray,
-               card_share: float, ratio: float) -> np.ndarray | None:
+               card_share: float, ratio: float, difference: np.ndarray | None = None) -> np.ndarray | None:
     """The card (corners, frame pixels) round ``quad``, an outline smaller than a card (a
     panel of its art, the border lost on a stripe of its colour), found as what differs from
     the empty ``table`` there: the region that ``quad`` touches once the ``others`` found (and
-    a rim round them) are cleared.  None: no card-sized region there, or a frame not of that
+    a rim round them) are cleared.  ``difference``: :func:`differing` of ``image``, when
+    already made (left as it is).  None: no card-sized region there, or a frame not of that
     table."""
-    small, s = _work(image)
-    if small.shape[:2] != table.shape[:2]:
-        return None
-    mask = _differing(small, table)
+    mask = differing(image, table) if difference is None else difference.copy()
     if mask is None:
         return None
+    s = mask.shape[1] / image.shape[1]
     _clear(mask, others, s, FOUND_RIM)
     _, labels = cv2.connectedComponents(mask)
     touched = np.unique(labels[_inside(mask, quad * s)])
