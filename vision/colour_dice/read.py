@@ -293,13 +293,29 @@ def _hull_disagrees(frame: Frame, model: ColourDiceModel, name: str, blob: DieBl
     return len(colours) > 1
 
 
+def _at_the_other_mark(blob: DieBlob, patch: np.ndarray, other: tuple[np.ndarray, tuple[float, float]],
+                       model: ColourDiceModel) -> bool:
+    """Whether the mark ``patch`` (bool, in ``blob``'s window) is the other die's read mark
+    ``other`` (:func:`_mark_of`) or lies beside its centre (one of its side faces)."""
+    taken, top = other
+    if taken[blob.window][patch].any():
+        return True
+    ys, xs = np.nonzero(patch)
+    side = max(d.side_px for d in model.dice.values())
+    return bool(np.hypot(xs.mean() + blob.box[0] - top[0], ys.mean() + blob.box[1] - top[1]) < NEAR_DARK * side)
+
+
 #: How many times larger the dark die's mark in its hull than in its body must be to be taken.
 HULL_MARK = 1.5
 
 
-def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieBlob]) -> tuple[str | None, float, str]:
+def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieBlob],
+                other: tuple[np.ndarray, tuple[float, float]] | None = None) -> tuple[str | None, float, str]:
     """Die ``name``'s colour (None when unsure), confidence and reason ("" when read) from the
-    blobs ``found`` for it in the frame ``seen``, best first."""
+    blobs ``found`` for it in the frame ``seen``, best first.  ``other``: where the other die,
+    read, shows its top face (:func:`_mark_of`); the dark die's mark is on the other die when
+    it is that mark or beside it, else (the other die not read) when it is printed on a body
+    of the other die's lightness."""
     die = model.dice[name]
     if len(found) > 1 and found[1].area > 0.6 * found[0].area and \
             abs(np.log(found[1].area / die.side_px ** 2)) < 0.5:
@@ -309,18 +325,27 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
     # a patch much smaller than the enrolled marks is a side face's colour, not the top's
     if patch is None or mark is None or mark[1] < _least_mark(die):
         return None, 0.0, "top face colour not seen"
-    if not _paler(model, name) and _on_the_other_die(seen, found[0], patch, model, name):
+    if not _paler(model, name) and (_on_the_other_die(seen, found[0], patch, model, name) if other is None
+                                    else _at_the_other_mark(found[0], patch, other, model)):
         # dice touching: the dark die's region took in the pale die, and its largest coloured
         # patch is the pale die's mark
-        return None, 0.0, "dice touching: mark on the other die"
+        return None, 0.0, MARK_ON_THE_OTHER
     colour, conf = classify(die, mark[0])
     if conf < UNSURE_BELOW:
         return None, conf, f"unsure ({colour}?)"
     return colour, conf, ""
 
 
-#: The pale die found by its mark (:func:`_pale_by_its_mark`): the mark no larger than this
-#: many top faces.
+NOT_FOUND = "die not found"
+MARK_ON_THE_OTHER = "dice touching: mark on the other die"
+#: The refusals after which a die is looked for by its mark (:func:`_by_its_mark`).
+BY_MARK_WHEN = (NOT_FOUND, "top face colour not seen")
+#: A die found by its mark (:func:`_by_its_mark`): the mark at least this many top faces (a
+#: side face seen by a camera looking down is a strip: on the independent renderer's boxes a
+#: white die's side face taken for its mark, its top face's low-chroma green missed, covered
+#: 0.15 of a top face; the 70 top faces found by their mark on 18 boxes 0.35-0.69) and no
+#: larger than :data:`TOP_FACE_MOST`.
+MARK_ALONE = 0.25
 TOP_FACE_MOST = 1.2
 #: The dark die found again beside the pale one (:func:`read_frame`): its centre at most this
 #: many sides from the pale die's (dice touching are about one side apart, 1.22 at most on the
@@ -328,39 +353,50 @@ TOP_FACE_MOST = 1.2
 TOUCHING = 1.6
 
 
-def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: DieBlob,
-                      dark_seen: Frame) -> DieBlob | None:
-    """The pale die ``name`` found by its top face's mark when its body was not found (on a
-    near-white cloth, or touching the dark die): the largest coloured patch as large as a mark
-    with an uncoloured ring nearer the pale body's lightness than the dark one's, not the dark
-    die's mark and not beside its centre; None unless that patch is no larger than a top face
-    and lies on no part larger than two dice."""
+def _mark_of(model: ColourDiceModel, name: str, at: tuple[Frame, DieBlob]) -> tuple[np.ndarray, tuple[float, float]]:
+    """Where die ``name``, read from the blob in the frame ``at``, shows its top face: its mark (a bool
+    mask of the frame, grown by 2 pixels; empty when none) and the mark's centre (the blob's
+    when there is no mark: a dark frame round painted faces, its hull reaching into the other
+    die, lies off the top face)."""
+    seen, blob = at
+    taken = np.zeros(seen.lab.shape[:2], bool)
+    patch = _top_face(seen, model, name, blob)
+    if patch is None or not patch.any():
+        return taken, blob.centre
+    taken[blob.window] = patch
+    ys, xs = np.nonzero(patch)
+    top = (float(xs.mean()) + blob.box[0], float(ys.mean()) + blob.box[1])
+    return cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0, top
+
+
+def _by_its_mark(frame: Frame, model: ColourDiceModel, name: str,
+                 other: tuple[np.ndarray, tuple[float, float]] | None) -> DieBlob | None:
+    """Die ``name`` found by its top face's mark when its body was not found or held no mark
+    (a pale die on a near-white cloth or touching the dark one; a dark die whose faces are
+    painted to its edges, its body a thin frame that its shadow joins): the largest coloured
+    patch as large as a mark with an uncoloured ring nearer this die's body's lightness than
+    the other's, not the other die's mark (``other``: :func:`_mark_of`, when it was read) and
+    not beside it; None unless that patch is no larger than a top face and lies on no part
+    larger than two dice."""
     die = model.dice[name]
-    dark_name = next(n for n in model.dice if n != name)
+    others = [n for n in model.dice if n != name]
     expected = die.side_px ** 2
-    taken = np.zeros(frame.lab.shape[:2], bool)
-    patch = _top_face(dark_seen, model, dark_name, dark)
-    # where the dark die's top face is: its mark's centre (its blob, a frame round painted faces
-    # with the hull reaching into the pale die it touches, lies off it), else its blob's
-    top = dark.centre
-    if patch is not None:
-        taken[dark.window] = patch
-        ys, xs = np.nonzero(patch)
-        top = (float(xs.mean()) + dark.box[0], float(ys.mean()) + dark.box[1])
-        taken = cv2.dilate(taken.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    coloured = ((frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0) & ~taken).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured, connectivity=4)
+    taken, top = (None, None) if other is None else other
+    coloured = (frame.chroma >= GREY_CHROMA + 6) & (frame.foreground > 0)
+    if taken is not None:
+        coloured &= ~taken
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(coloured.astype(np.uint8), connectivity=4)
     _, part, part_stats, _ = cv2.connectedComponentsWithStats(frame.foreground, connectivity=8)
     part_area = part_stats[:, cv2.CC_STAT_AREA]
     side = max(d.side_px for d in model.dice.values())
-    # the candidate: the largest patch as large as a mark, squat, with a pale ring round it,
-    # not beside the dark die's top face (its side faces)
-    best, best_area = None, _least_mark(die) * expected
+    # the candidate: the largest patch as large as a mark, squat, with a ring of this die's
+    # body round it, not beside the other die's top face (its side faces)
+    best, best_area = None, max(_least_mark(die), MARK_ALONE) * expected
     for i in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[i])
         if a < best_area or max(w, h) > SQUAT * max(1, min(w, h)):
             continue
-        if np.hypot(cents[i][0] - top[0], cents[i][1] - top[1]) < NEAR_DARK * side:
+        if top is not None and np.hypot(cents[i][0] - top[0], cents[i][1] - top[1]) < NEAR_DARK * side:
             continue
         comp = labels == i
         ring = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~comp
@@ -368,12 +404,12 @@ def _pale_by_its_mark(frame: Frame, model: ColourDiceModel, name: str, dark: Die
         if ring.sum() < 4:
             continue
         around = float(np.median(frame.lab[..., 0][ring]))
-        if abs(around - die.body[0]) >= abs(around - model.dice[dark_name].body[0]):
+        if others and abs(around - die.body[0]) >= abs(around - model.dice[others[0]].body[0]):
             continue
         best, best_area = i, a
     if best is None:
         return None
-    # ... is the pale die only if it is no larger than a top face and lies on no part larger
+    # ... is the die only if it is no larger than a top face and lies on no part larger
     # than two dice with their shadows (a coloured square on a white card lies on the card);
     # else nothing is read (a smaller patch is not looked for instead)
     on_part = part_area[part[labels == best][0]]
@@ -460,6 +496,49 @@ def _prepared(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndar
     return frame
 
 
+def _dark_beside(frame: Frame, model: ColourDiceModel, names: list[str], pale: DieBlob,
+                 results: dict[str, tuple[str | None, float, str]], read_at: dict[str, tuple[Frame, DieBlob]],
+                 other: tuple[np.ndarray, tuple[float, float]] | None = None) -> None:
+    """The dark die ``names[0]`` looked for again beside the pale die found at ``pale`` (its
+    reading in ``results`` and ``read_at`` replaced when it is found): with the pale die's
+    place kept out, the pieces of a dark frame round faces painted to their edges, joined
+    across half a side, are the die (beside the pale die only: a card's dark art further off,
+    joined so, looks like one).  ``other``: the pale die's mark when it was read."""
+    dark = names[0]
+    seen = frame.without(_place_in_frame(frame, pale, dilate=3))
+    found, _ = _find_die(seen, model, dark, join=_join(model, dark))
+    side = max(d.side_px for d in model.dice.values())
+    found = [b for b in found if np.hypot(b.centre[0] - pale.centre[0], b.centre[1] - pale.centre[1]) <= TOUCHING * side]
+    if not found:
+        return
+    results[dark] = _read_found(seen, model, dark, found, other)
+    if results[dark][0] is not None and _hull_disagrees(seen, model, dark, found[0]):
+        # the pale die's place cut this die's top face, and a side face was left
+        results[dark] = (None, 0.0, "dice touching: top face partly hidden")
+    if results[dark][0] is not None:
+        read_at[dark] = (seen, found[0])
+
+
+def _read_by_marks(frame: Frame, model: ColourDiceModel, names: list[str],
+                   results: dict[str, tuple[str | None, float, str]], read_at: dict[str, tuple[Frame, DieBlob]]) -> None:
+    """Each die not found, or found without a mark, looked for by its mark (the other die's
+    mark kept out when it was read); its reading in ``results`` and ``read_at`` replaced when
+    read so (or when it was not found at all)."""
+    for name in names if len(names) == 2 else ():
+        if results[name][0] is not None or results[name][2] not in BY_MARK_WHEN:
+            continue
+        other = next(n for n in names if n != name)
+        kept = _mark_of(model, other, read_at[other]) if other in read_at else None
+        by_mark = _by_its_mark(frame, model, name, kept)
+        if by_mark is None:
+            continue
+        got = _read_found(frame, model, name, [by_mark])
+        if got[0] is not None or results[name][2] == NOT_FOUND:
+            results[name] = got
+        if got[0] is not None:
+            read_at[name] = (frame, by_mark)
+
+
 def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray] = (),
                unread: Sequence[np.ndarray] = ()) -> DiceReading:
     """Read both dice in one frame; ``cards``: the outlines (corners, frame pixels) of the
@@ -470,8 +549,9 @@ def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
     placed: np.ndarray | None = None
     dark_centre: tuple[float, float] | None = None
     pale_found: DieBlob | None = None
-    dark_found: DieBlob | None = None
-    dark_seen = frame
+    # where each die was found, and where each die read was read
+    found_at: dict[str, tuple[Frame, list[DieBlob]]] = {}
+    read_at: dict[str, tuple[Frame, DieBlob]] = {}
     # the dark die first: its place is then kept out of the pale die's search (a pale ring of
     # shadow and sides around the dark die must never be read as the pale die)
     names = sorted((n for n in DICE if n in model.dice), key=lambda n: model.dice[n].body[0])
@@ -488,32 +568,36 @@ def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
         if found and name == names[0]:
             placed = _place_in_frame(frame, found[0], dilate=3)
             dark_centre = found[0].centre
-            dark_found, dark_seen = found[0], seen
         elif found:
             pale_found = found[0]
         results[name] = _read_found(seen, model, name, found) if found else (None, 0.0, why)
+        if found:
+            found_at[name] = (seen, found)
+        if results[name][0] is not None:
+            read_at[name] = (seen, found[0])
     if len(names) == 2 and placed is None and pale_found is not None:
         # the pale die found, not the dark one: a dark body that is a thin frame round faces
-        # painted to their edges, touching the pale die, made one hull with it; with the pale
-        # die's place kept out, the pieces of the frame joined across half a side are the die
-        # (beside the pale die only: a card's dark art further off, joined so, looks like one)
-        seen = frame.without(_place_in_frame(frame, pale_found, dilate=3))
-        found, _ = _find_die(seen, model, names[0], join=_join(model, names[0]))
-        side = max(d.side_px for d in model.dice.values())
-        found = [b for b in found if np.hypot(b.centre[0] - pale_found.centre[0],
-                                              b.centre[1] - pale_found.centre[1]) <= TOUCHING * side]
-        if found:
-            results[names[0]] = _read_found(seen, model, names[0], found)
-            if results[names[0]][0] is not None and _hull_disagrees(seen, model, names[0], found[0]):
-                # the pale die's place cut this die's top face, and a side face was left
-                results[names[0]] = (None, 0.0, "dice touching: top face partly hidden")
-    if len(names) == 2 and dark_found is not None and results[names[0]][0] is not None \
-            and results[names[1]][2] == "die not found":
-        # the pale die's body not found (a near-white cloth, or the dark die touching it), the
-        # dark die found and read (one not read may be no die: a card's dark art)
-        by_mark = _pale_by_its_mark(frame, model, names[1], dark_found, dark_seen)
-        if by_mark is not None:
-            results[names[1]] = _read_found(frame, model, names[1], [by_mark])
+        # painted to their edges, touching the pale die, made one hull with it
+        _dark_beside(frame, model, names, pale_found, results, read_at)
+    _read_by_marks(frame, model, names, results, read_at)
+    if len(names) == 2 and results[names[0]][2] == MARK_ON_THE_OTHER and names[1] in read_at:
+        # the dark die's mark ringed by a rim paler than the pale die's body (a painted face's
+        # clipped edge): it is on the pale die only if it is the pale die's mark, read apart;
+        # a blob found for the dark die round the pale die's mark (its shadow on a dark felt)
+        # is passed over for the next one
+        seen, found = found_at[names[0]]
+        other = _mark_of(model, names[1], read_at[names[1]])
+        while found:
+            results[names[0]] = _read_found(seen, model, names[0], found, other)
+            if results[names[0]][2] != MARK_ON_THE_OTHER:
+                break
+            found = found[1:]
+        if results[names[0]][0] is not None:
+            read_at[names[0]] = (seen, found[0])
+        elif results[names[0]][2] == MARK_ON_THE_OTHER:
+            # ... and the dark die's blob that took in the pale die is looked for again beside it
+            _dark_beside(frame, model, names, read_at[names[1]][1], results, read_at, other)
+            _read_by_marks(frame, model, names, results, read_at)
     dice = {name: colour for name, (colour, _, _) in results.items()}
     reasons = {name: why for name, (_, _, why) in results.items() if why}
     confidence = min(conf for _, conf, _ in results.values()) if results else 0.0
@@ -661,7 +745,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
                 shares.append(mark[1])
-        model.dice[name].mark_share = float(np.median(shares)) if shares else 0.0
+        model.dice[name].mark_share = min(1.0, float(np.median(shares))) if shares else 0.0
         missing = [c for c in frames_by_colour if not model.dice[name].samples.get(c)]
         if missing:
             raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")
