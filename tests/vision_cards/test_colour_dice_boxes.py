@@ -51,9 +51,10 @@ def _apart(dice: dict) -> float:
 
 
 def test_a_lone_black_die_painted_to_its_edges_is_found_on_felt(tmp_path, capsys):
-    wrong = lone = lone_read = 0
+    wrong = lone = lone_read = read_all = 0
     for read, truth, dice in _read_box(tmp_path, capsys, 2, "painted", "felt", 100):
         wrong += sum(read[d] not in (None, c) for d, c in truth.items())
+        read_all += sum(read[d] == c for d, c in truth.items())
         if _apart(dice) > 1.6:
             lone += 1
             lone_read += read["black"] == truth["black"]
@@ -61,6 +62,25 @@ def test_a_lone_black_die_painted_to_its_edges_is_found_on_felt(tmp_path, capsys
     # were joined within the die's part, 4 of them were not read (2 "die not found")
     assert wrong == 0
     assert lone >= 60 and lone_read >= lone - 2, (lone_read, lone)
+    # of all 200 dice, 8 were not read (192) before a die not found, or found without a mark
+    # (its frame and its shadow one blob beside the top face), was looked for by its mark (198)
+    assert read_all >= 196, read_all
+
+
+def test_a_black_die_painted_to_its_edges_is_read_on_a_dark_felt(tmp_path, capsys):
+    """On a charcoal felt the black die's painted top face is ringed by its own clipped rim,
+    paler than the white die's body, and its mark was taken for one on the white die; and the
+    blob found for it round the white die (the white die's shadow) was read, not the next one.
+    Its enrollment marks also cover more than its body's blob: the model it wrote could not be
+    loaded ("mark_share is 1.04, expected 0..1")."""
+    wrong = read_all = 0
+    for read, truth, _ in _read_box(tmp_path, capsys, 42, "painted", "felt", 60):
+        wrong += sum(read[d] not in (None, c) for d, c in truth.items())
+        read_all += sum(read[d] == c for d, c in truth.items())
+    # 120 dice: all read (on the whole box of 240 dice, enrolled in memory: 188 read before,
+    # 237 now)
+    assert wrong == 0
+    assert read_all >= 117, read_all
 
 
 # (seed, mark style, table, throws rendered, least touching throws, touching dice not read at most)
