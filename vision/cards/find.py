@@ -296,14 +296,14 @@ def _support(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
     return float(np.percentile(g, 25, axis=1).min())
 
 
-def _common(a: np.ndarray, b: np.ndarray) -> float:
+def common_area(a: np.ndarray, b: np.ndarray) -> float:
     """The area two convex quads have in common."""
     return float(cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0])
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads."""
-    inter = _common(a, b)
+    inter = common_area(a, b)
     return inter / max(float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter, 1e-9)
 
 
@@ -586,17 +586,17 @@ def _against_cards(shaped: dict[int, np.ndarray], refined: dict[int, np.ndarray 
     for a, (q, area, mid, i) in enumerate(open_sided):
         centre = tuple(float(v) for v in q.mean(axis=0))
         against = any(cv2.pointPolygonTest(o, mid, True) >= -reach and cv2.pointPolygonTest(q, other_mid, True) >= -reach
-                      and _common(q, o) <= AGAINST_COVERED * min(area, other_area)
+                      and common_area(q, o) <= AGAINST_COVERED * min(area, other_area)
                       for b, (o, other_area, other_mid, _) in enumerate(open_sided) if b != a)
         if not against and i not in alone:
             continue
         # a card found only in part (its art, where the whole outline was not seen) gives way
         inner = {j for j, (o, o_area) in enumerate(zip(kept, kept_areas))
-                 if o_area <= AGAINST_PART * area and _common(q, o) >= 0.9 * o_area}
+                 if o_area <= AGAINST_PART * area and common_area(q, o) >= 0.9 * o_area}
         others = [o for j, o in enumerate(kept) if j not in inner] + out
         if any(cv2.pointPolygonTest(o, centre, False) >= 0 for o in others):
             continue
-        if any(_common(q, o) > AGAINST_COVERED * area for o in others):
+        if any(common_area(q, o) > AGAINST_COVERED * area for o in others):
             continue
         out.append(q)
         parts |= inner

@@ -20,7 +20,7 @@ import numpy as np
 from farmbox.vision.files import VisionInputError, load_colour_image
 
 from .describe import rectify_to
-from .find import PART_OF_CARD, FindOptions, _common, find_cards, offset, side_ratio
+from .find import PART_OF_CARD, FindOptions, common_area, find_cards, offset, side_ratio
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
 from .table import (
@@ -182,7 +182,7 @@ class CardReader:
                 tries = [t for t in (np.clip(moves + sign * step * np.eye(4)[side], *FIT_RANGE)
                                      for side in range(4) for sign in (-1, 1))
                          if (t != moves).any() and self._card_shaped(sides_moved(found, t), w, h, off)
-                         and not any(_common(sides_moved(found, t), o) > FIT_INTO * cv2.contourArea(o)
+                         and not any(common_area(sides_moved(found, t), o) > FIT_INTO * cv2.contourArea(o)
                                      for o in others or ())]
                 if not tries:
                     break
