@@ -79,9 +79,12 @@ class Enrollment:
     def close(self) -> None:
         self.server.stop()
         with self.box.lock:
-            self.session.finished = True
+            self.session.finished = self.box.finished = True   # the loop checks the box's flag
         self._loop.join(10)
         self.hw.close()
+        assert not self._loop.is_alive(), "the enrollment loop did not stop"
+        if self.error:
+            raise self.error[0]
 
 
 @pytest.fixture(scope="session")
