@@ -416,6 +416,7 @@ class Box:
     touching: float = 0.0
     #: Share of each card of the last frame under strong glare (for looking at failures).
     glare: list[float] = field(default_factory=list, repr=False)
+    _view: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def from_seed(cls, seed: int, style: str, kind: str, deck: list[Card]) -> "Box":
@@ -561,25 +562,33 @@ class Box:
             ds = rounded_distance(sx * c + sy * s, -sx * s + sy * c, CARD_W / 2, CARD_H / 2, CORNER)
             shadow[y0:y1, x0:x1] = np.maximum(shadow[y0:y1, x0:x1], (ds < 0).astype(np.float32))
         shadow = cv2.GaussianBlur(shadow, (0, 0), float(rng.uniform(1.5, 4.0)))
-        nrm = normal / np.linalg.norm(normal, axis=2, keepdims=True)
+        nrm = normal / _norm(normal)[..., None]
         # the lamp: inverse-square falloff, Lambert, Blinn-Phong glare on the card stock
         to_lamp = np.dstack([lamp[0] - g[..., 0], lamp[1] - g[..., 1],
                              np.full((h, w), lamp[2])]).astype(np.float32)
-        dist2 = (to_lamp ** 2).sum(2)
+        dist2 = _dot(to_lamp, to_lamp)
         ldir = to_lamp / np.sqrt(dist2)[..., None]
-        lambert = np.clip((nrm * ldir).sum(2), 0, 1)
+        lambert = np.clip(_dot(nrm, ldir), 0, 1)
         fall = (lamp[2] ** 2) / dist2
-        cam = np.dstack([-g[..., 0], -g[..., 1], np.full((h, w), self.height)]).astype(np.float32)
-        vdir = cam / np.linalg.norm(cam, axis=2, keepdims=True)
-        half = ldir + vdir
-        half /= np.linalg.norm(half, axis=2, keepdims=True)
-        spec = np.clip((nrm * half).sum(2), 0, 1) ** self.shininess * self.gloss * on_card
+        half = ldir + self._to_camera()
+        half /= _norm(half)[..., None]
+        spec = np.clip(_dot(nrm, half), 0, 1) ** self.shininess * self.gloss * on_card
         self.glare = [float((spec[mask > 0.5] * fall[mask > 0.5] > 0.12).mean()) for mask in
                       (self._footprint(p) for p in placed)]
         ambient = float(rng.uniform(0.25, 0.45))
         direct = (1 - ambient) * lambert * fall * (1 - 0.55 * shadow * (1 - on_card))
         light = (ambient * (1 - 0.25 * shadow * (1 - on_card)) + direct)[..., None]
         return (albedo * light + (spec * fall)[..., None]).astype(np.float32)
+
+    def _to_camera(self) -> np.ndarray:
+        """The unit vector from each pixel's table point to the camera (H x W x 3), the same
+        for every frame of this box."""
+        if self._view is None:
+            w, h = SIZE
+            g = self.ground
+            cam = np.dstack([-g[..., 0], -g[..., 1], np.full((h, w), self.height)]).astype(np.float32)
+            self._view = cam / _norm(cam)[..., None]
+        return self._view
 
     def _footprint(self, p: Placed) -> np.ndarray:
         """Where card ``p`` is in the frame (H x W, 1 inside)."""
@@ -588,9 +597,7 @@ class Box:
         return m
 
     def _sensor(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        w, h = SIZE
-        yy, xx = np.mgrid[0:h, 0:w]
-        vignette = 1 - rng.uniform(0.15, 0.4) * (((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2)
+        vignette = 1 - rng.uniform(0.15, 0.4) * _RADIUS2
         balance = rng.uniform(0.85, 1.15, 3).astype(np.float32)
         exposure = float(rng.uniform(0.75, 1.3))
         img = img * vignette[..., None].astype(np.float32) * balance * exposure
@@ -606,6 +613,26 @@ class Box:
         if frame is None:
             raise RuntimeError("JPEG decoding failed")
         return frame
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The dot product of two H x W x 3 vector fields (summed in the order ``.sum(2)`` sums)."""
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2]
+
+
+def _norm(a: np.ndarray) -> np.ndarray:
+    """The length of each vector of an H x W x 3 field."""
+    return np.sqrt(_dot(a, a))
+
+
+def _radius2() -> np.ndarray:
+    """Each pixel's squared distance from the frame's centre, in half frame widths."""
+    w, h = SIZE
+    yy, xx = np.mgrid[0:h, 0:w]
+    return ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2
+
+
+_RADIUS2 = _radius2()
 
 
 def apart(a: Placed, b: Placed, gap: float) -> bool:
