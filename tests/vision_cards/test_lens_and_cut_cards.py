@@ -12,12 +12,13 @@ from farmbox.vision.cards.read import _deck_ratio, card_in, enroll, sides_moved
 from tests.vision_cards.conftest import quad_iou
 
 
-@pytest.mark.parametrize("seed,kind,least", [(22, "wood", 21), (2, "cloth", 18)])
+@pytest.mark.parametrize("seed,kind,least", [(22, "wood", 23), (2, "cloth", 20)])
 def test_cards_bent_by_a_wide_lens_near_the_frames_corners_are_found(holdout, seed, kind, least):
     """A wide lens (k1 = +0.11 and -0.09 here) bends a card near the frame's corners: its side
     ratio is off the enrolled one by more than the leeway a card at the centre gets, and it was
     not found (18 and 16 of these 24 before).  Where no card was found, the finder gives more
-    leeway off the frame's centre."""
+    leeway off the frame's centre, on the side ratio and (24 and 21 since) on the corners'
+    angles."""
     deck = holdout.load_deck()
     box = holdout.Box.from_seed(seed, "printed", kind, deck)
     h, w = box.ground.shape[:2]
@@ -37,27 +38,37 @@ def test_cards_bent_by_a_wide_lens_near_the_frames_corners_are_found(holdout, se
     assert whole >= least, whole
 
 
-def test_a_card_cut_short_by_its_title_band_is_never_read_as_another_and_is_read_fitted(holdout, tmp_path):
+@pytest.fixture(scope="module")
+def held_out(holdout, tmp_path_factory):
+    """A deck (printed, on a cloth) enrolled from two photos of each card, and the third photo
+    of each with the card's outline in it, 0-1 and 3-2 its short sides: (reader, [(card,
+    image, outline)])."""
+    folder = tmp_path_factory.mktemp("held-out")
+    holdout.write_set(folder, 2, "printed", "cloth", tables=0, shots=3, progress=False,
+                      deck=holdout.load_deck())
+    tests = []
+    for p in sorted(folder.glob("enroll/*/2.jpg")):   # enrolled from shots 0 and 1
+        image = cv2.imread(str(p))
+        q = order_corners(card_in(image))
+        e = np.sqrt(((q - q[[1, 2, 3, 0]]) ** 2).sum(axis=1))
+        if e[0] + e[2] > e[1] + e[3]:
+            q = q[[1, 2, 3, 0]]
+        tests.append((p.parent.name, image, q))
+        p.unlink()
+    return CardReader(enroll(folder / "enroll")), tests
+
+
+def test_a_card_cut_short_by_its_title_band_is_never_read_as_another_and_is_read_fitted(held_out):
     """A quad that misses a card's title band (or a strip of it: 10-20% of its length) shows
     most of the card, stretched.  It was read as another card 19 times in 144 here: such a
     card is farther from every enrolled card than the enrollment shots' made-up copies almost
     ever are, and is read only with a clear lead.  So it is read as no card (143 of 144); read
     through its outline fitted to the deck (each side moved while that brings it nearer a
     card), it is its own card (131 of 144 when this was written), never another."""
-    holdout.write_set(tmp_path, 2, "printed", "cloth", tables=0, shots=3, progress=False,
-                      deck=holdout.load_deck())
-    tests = []
-    for p in sorted(tmp_path.glob("enroll/*/2.jpg")):   # enrolled from shots 0 and 1
-        tests.append((p.parent.name, cv2.imread(str(p))))
-        p.unlink()
-    reader = CardReader(enroll(tmp_path / "enroll"))
+    reader, tests = held_out
     read = {"right": 0, "none": 0, "wrong": 0}
     fitted = dict(read)
-    for card, image in tests:
-        q = order_corners(card_in(image))
-        e = np.sqrt(((q - q[[1, 2, 3, 0]]) ** 2).sum(axis=1))
-        if e[0] + e[2] > e[1] + e[3]:
-            q = q[[1, 2, 3, 0]]              # 0-1 and 3-2 the short sides
+    for card, image, q in tests:
         assert reader.identify(rectify_to(image, q, reader.size))[0] == card  # the whole card
         for cut in (0.1, 0.15, 0.2):
             for end in range(2):
@@ -74,6 +85,35 @@ def test_a_card_cut_short_by_its_title_band_is_never_read_as_another_and_is_read
     assert sum(read.values()) == 144
     assert read["wrong"] == 0, read
     assert fitted["wrong"] == 0 and fitted["right"] >= 115, fitted
+
+
+def test_a_card_read_through_an_outline_with_a_strip_of_table_is_read_through_its_fitted_outline(held_out):
+    """A card read through an outline that takes in a band of table (a tenth of its length) is
+    farther from its card than the enrollment's made-up copies come; its read is then checked
+    through the outline fitted to the deck, and the fitted outline is taken when it reads
+    nearer.  (The case that asked for it: a horse read as the goat of the same marks through
+    an outline a corner off, on the second renderer's pale tiles; the fitted outline read the
+    horse at a third of the distance.)  Of these 48 outlines, 30 read their card that far off:
+    before, each kept the outline it was given; since, 10 report an outline nearer the card's
+    own (and more gain than lose overall), and none is read as another card."""
+    from farmbox.vision.cards.describe import rectify_to
+    from farmbox.vision.cards.read import FAR
+
+    reader, tests = held_out
+    far = nearer = gain = 0.0
+    for card, image, q in tests:
+        for side in (0, 2):
+            given = sides_moved(q, 0.06 * np.eye(4)[side])
+            row = reader.distances([rectify_to(image, given, reader.size)])[0]
+            r = reader.read_outline(image, given)
+            assert r.id in (None, card)
+            if reader.identify_all([rectify_to(image, given, reader.size)])[0][0] is not None \
+                    and float(row.min()) > FAR * reader.model.max_distance:
+                far += 1
+                nearer += quad_iou(r.corners, q) > quad_iou(given, q) + 0.02
+                gain += quad_iou(r.corners, q) - quad_iou(given, q)
+    assert far >= 10, far
+    assert nearer >= far / 4 and gain > 0, (far, nearer, gain)
 
 
 def test_the_decks_side_ratio_is_taken_from_the_photos_nearest_the_frames_centre():
@@ -153,3 +193,54 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     # read as it is: 0 of 12 when this was written; split: 12 and 11 of 12
     assert wrong == 0
     assert as_found <= 2 and first >= 11 and second >= 10, (first, second, as_found)
+
+
+def _slanted_card(image: np.ndarray, cx: float, cy: float, slant: float) -> np.ndarray:
+    """A bright card of side ratio 0.66 (long side 150 px) drawn on ``image`` centred at (cx,
+    cy) as a parallelogram whose corners are ``slant`` degrees off a right angle: a card near
+    the frame's corner through a wide lens on a leaning camera.  Its corners."""
+    long_side, short_side = 150.0, 99.0
+    down = long_side * np.array([np.sin(np.radians(slant)), np.cos(np.radians(slant))])
+    q = np.float32([[0, 0], [short_side, 0], [short_side + down[0], down[1]], down])
+    q += np.float32([cx, cy]) - q.mean(axis=0)
+    cv2.fillConvexPoly(image, np.round(q * 16).astype(np.int32), (225, 230, 235), cv2.LINE_AA, 4)
+    return q
+
+
+def test_a_card_slanted_by_the_lens_is_found_near_the_frames_corner_only():
+    """On the second renderer's printed cloth a card near the frame's corner had corners 15-18
+    degrees off a right angle and was not found at all (the finder's limit is 16).  Off the
+    frame's centre the finder allows more, as it does for the side ratio: such a card is found
+    there, and the same shape at the frame's centre is not a card."""
+    for slant in (17.0, 20.0):
+        corner = np.full((720, 960, 3), 60, np.uint8)
+        centre = corner.copy()
+        truth = _slanted_card(corner, 110, 600, slant)
+        found = find_cards(corner, FindOptions(ratio=0.66))
+        assert len(found) == 1 and quad_iou(found[0], truth) > 0.9, (slant, found)
+        _slanted_card(centre, 480, 360, slant)
+        assert find_cards(centre, FindOptions(ratio=0.66)) == [], slant
+
+
+@pytest.mark.parametrize("seed,kind,least", [(2, "cloth", 21), (22, "wood", 19)])
+def test_two_cards_touching_with_no_edge_between_their_borders_are_both_found(holdout, seed, kind, least):
+    """Two cards laid long side against long side, slid along each other: their white borders
+    leave little or no edge between them, and the region they make was cut in two only when
+    both parts had four sides seen, along the commonest direction of the outline's pixel
+    steps (up to 9 degrees off the cards').  The cut is now along the cards' own turn, and a
+    part whose only unseen side faces the other part has its sides fitted to its own stretch
+    of the outline and that side placed at the card's own length.  Of these 24 cards, 18
+    (cloth) and 16 (wood) were found whole before, 22 and 20 since; nothing else is found."""
+    deck = holdout.load_deck()
+    box = holdout.Box.from_seed(seed, "printed", kind, deck)
+    h, w = box.ground.shape[:2]
+    share = holdout.CARD_H / holdout.CARD_W * box.card_px() ** 2 / (w * h)
+    rng = np.random.default_rng([seed, 93])
+    whole = 0
+    for k in range(12):
+        pair = box.lay(rng, [deck[(2 * k) % len(deck)], deck[(2 * k + 5) % len(deck)]], touching=True)
+        found = find_cards(box.render(pair, rng), FindOptions(ratio=0.66, card_share=share))
+        assert len(found) <= 2
+        whole += sum(bool(found) and max(quad_iou(box.project(p.corners()), q) for q in found) > 0.8
+                     for p in pair)
+    assert whole >= least, whole

@@ -87,9 +87,9 @@ def _quad(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+def _refine(quad: np.ndarray, contour: np.ndarray, fixed: int | None = None) -> np.ndarray:
     """Fit a line to the outline points along each side and intersect neighbours: corners of
-    rounded cards then land on the card's true corners."""
+    rounded cards then land on the card's true corners.  Side ``fixed`` stays where it is."""
     pts = contour.reshape(-1, 2).astype(np.float32)
     ab = quad[_NEXT] - quad                                        # (4, 2)
     L2 = (ab * ab).sum(axis=1)
@@ -103,6 +103,9 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(2.0, 0.04 * np.sqrt(L2))[:, None])
     lines = np.empty((4, 4), np.float64)                          # (vx, vy, x0, y0) per side
     for i in range(4):
+        if i == fixed:
+            lines[i] = (*(ab[i] / np.sqrt(L2[i])), *quad[i])
+            continue
         sel = pts[near[i]]
         if len(sel) < 5:
             return quad
@@ -281,6 +284,10 @@ SQUARE = 16.0
 #: nested one that fits without it (:data:`OUTDONE`): else a quad with one corner off won over
 #: the card's own (nested outlines keep the largest).
 RATIO_OFF_CENTRE = 0.08
+#: Likewise, degrees more a corner may be off a right angle there: a card near the frame's
+#: corner through a wide lens on a leaning camera (the second renderer's printed cloth 2) has
+#: corners 15-18 degrees off, and was not found at all.
+SQUARE_OFF_CENTRE = 8.0
 #: Overlap (intersection over union) past which two quads are one card's, and how much
 #: less well (:func:`_support`) the one with the lens's leeway must follow the image's edges to
 #: give way to the other.
@@ -409,12 +416,13 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
 
     def fits(q: np.ndarray, leeway: bool = False, sides: bool = True) -> bool:
         ratio = side_ratio(q)
-        slack = 0.0
+        slack, bent = 0.0, 0.0
         if leeway:  # off the frame's centre a wide lens bends a card's shape: more leeway there
             cx, cy = q.mean(axis=0).tolist()
             off = min(1.0, ((cx - half_w) ** 2 + (cy - half_h) ** 2) / (half_w * half_w))
-            slack = RATIO_OFF_CENTRE * off
-        return (_square_enough(q) and (not sides or _sides_seen(q, gx, gy)) and options.min_ratio <= ratio <= options.max_ratio
+            slack, bent = RATIO_OFF_CENTRE * off, SQUARE_OFF_CENTRE * off
+        return (_square_enough(q, SQUARE + bent) and (not sides or _sides_seen(q, gx, gy))
+                and options.min_ratio <= ratio <= options.max_ratio
                 and cv2.contourArea(q) >= options.min_area * frame_area
                 and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance + slack))
 
@@ -710,6 +718,12 @@ def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -
     return _offset(q, ds[np.argmax(g, axis=0)])
 
 
+#: A quad found in a bright region the size of two cards and larger than this many cards is
+#: no card of its own there: it may take in both cards of a pair touching (a card and a
+#: half, slanted across their seam, on the second renderer's printed cloth).
+ONE_OF_A_PAIR = 1.35
+
+
 def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[float],
                   card_area: float) -> list[tuple[np.ndarray, list[int]]]:
     """Bright regions the size of two cards that no card of a card's size found explains, each
@@ -722,7 +736,7 @@ def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[f
             continue
         inside = [i for i, k in enumerate(kept)
                   if cv2.pointPolygonTest(blob, tuple(float(v) for v in k.mean(axis=0)), False) >= 0]
-        single = [i for i in inside if areas[i] < 1.6 * card_area]
+        single = [i for i in inside if areas[i] < ONE_OF_A_PAIR * card_area]
         if not single:
             if area <= 2.6 * card_area:
                 out.append((blob, inside))
@@ -750,7 +764,9 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
     card's size).  The region is cut across, one card's width (or length) from either end or
     in the middle; each part's rectangle, its sides snapped onto the edges, is a card when
     both parts pass every check a card does (``fits``).  Regions holding a card of a card's
-    size found already are left alone."""
+    size found already are left alone.  Where the two cards' white borders touch there may be
+    no edge between them: a part whose one unseen side is the one facing the other part is
+    closed there at the card's own length (:func:`_closed_at_the_seam`)."""
     areas = [cv2.contourArea(k) for k in kept]
     out: list[np.ndarray] = []
     gone: set[int] = set()
@@ -761,10 +777,7 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
             continue
         pts = region.reshape(-1, 2).astype(np.float32)
         # the cards' turn: the commonest direction (modulo a right angle) along the outline
-        step = np.roll(pts, -3, axis=0) - pts
-        turn = np.arctan2(step[:, 1], step[:, 0]) % (np.pi / 2)
-        hist, edges = np.histogram(turn, bins=45, range=(0, np.pi / 2), weights=np.hypot(step[:, 0], step[:, 1]))
-        theta = float(edges[int(np.argmax(hist))] + np.pi / 180)
+        theta = _turn_of(pts)
         axes = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]], np.float32)
         proj = pts @ axes.T                                   # (N, 2): along each axis
         best: tuple[float, list[np.ndarray]] | None = None
@@ -774,11 +787,12 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
             for cut in (lo + short, hi - short, lo + long_, hi - long_, (lo + hi) / 2):
                 if not lo + 0.3 * short < cut < hi - 0.3 * short:
                     continue
-                halves = []
+                halves, raw, own_points = [], [], []
                 for side in (proj[:, k] < cut, proj[:, k] >= cut):
                     if side.sum() < 10:
                         break
                     p = proj[side]
+                    own_points.append(pts[side])
                     box_lo, box_hi = p.min(axis=0), p.max(axis=0)
                     # its length from its own outline, away from the seam (near the seam the
                     # other card's corner may poke out)
@@ -791,8 +805,11 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
                         box_lo[k] = cut
                     corners = np.array([[box_lo[0], box_lo[1]], [box_hi[0], box_lo[1]],
                                         [box_hi[0], box_hi[1]], [box_lo[0], box_hi[1]]], np.float32) @ axes
-                    halves.append(_snap_sides(order_corners(corners), gx, gy))
-                if len(halves) == 2 and all(fits(h) for h in halves):
+                    raw.append(order_corners(corners))
+                    halves.append(_snap_sides(raw[-1], gx, gy))
+                if len(halves) == 2 and not all(fits(h) for h in halves):
+                    halves = _parted(raw, own_points, fits, gx, gy, card_ratio)
+                if len(halves) == 2 and common_area(*halves) <= AGAINST_COVERED * min(_sizes(halves)):
                     spread = abs(cv2.contourArea(halves[0]) - cv2.contourArea(halves[1]))
                     if best is None or -spread > best[0]:
                         best = (-spread, halves)
@@ -800,6 +817,68 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
             out.extend(best[1])
             gone.update(inside)   # a quad taking in both cards, if one was found
     return [k for i, k in enumerate(kept) if i not in gone] + out
+
+
+def _turn_of(pts: np.ndarray) -> float:
+    """The turn (radians, modulo a right angle) of the cards whose outline is ``pts`` (N x 2, in
+    order round): the commonest direction of its steps, then the mean of those steps within
+    :data:`TURN_NEAR` of it (an outline's pixel steps come in a few directions only: the
+    commonest is up to 9 degrees off a card's side)."""
+    step = np.roll(pts, -5, axis=0) - pts
+    length = np.hypot(step[:, 0], step[:, 1])
+    turn = np.arctan2(step[:, 1], step[:, 0]) % (np.pi / 2)
+    hist, edges = np.histogram(turn, bins=45, range=(0, np.pi / 2), weights=length)
+    peak = float(edges[int(np.argmax(hist))] + np.pi / 180)
+    # modulo a right angle: as angles times four, near the peak
+    off = np.angle(np.exp(4j * (turn - peak))) / 4
+    near = np.abs(off) <= TURN_NEAR
+    if not near.any():
+        return peak
+    return peak + float(np.angle((length[near] * np.exp(4j * off[near])).sum())) / 4
+
+
+#: How far (radians) from an outline's commonest direction its steps count towards the turn.
+TURN_NEAR = np.radians(12.0)
+
+
+def _parted(raw: list[np.ndarray], own_points: list[np.ndarray], fits: Callable[..., bool],
+            gx: np.ndarray, gy: np.ndarray, card_ratio: float) -> list[np.ndarray]:
+    """Two cards touching whose white borders leave no edge between them, from the two parts
+    ``raw`` (rectangles, corners in order) of the region cut across: each part's sides fitted
+    to its own stretch of the region's outline (``own_points``; two cards touching are seldom
+    turned quite alike), the side facing the other part left where the cut put it, then
+    (:func:`_closed_at_the_seam`) placed at the card's own length.  Both, or none."""
+    out = []
+    for q, points, other in zip(raw, own_points, raw[::-1]):
+        middles = (q + q[_NEXT]) / 2
+        facing = int(np.argmin(np.linalg.norm(middles - other.mean(axis=0), axis=1)))
+        q = _snap_sides(_refine(q, points, fixed=facing), gx, gy)
+        if not fits(q):
+            closed = _closed_at_the_seam(q, facing, fits, gx, gy, card_ratio)
+            if closed is None:
+                return []
+            q = closed
+        out.append(q)
+    return out
+
+
+def _closed_at_the_seam(half: np.ndarray, facing: int, fits: Callable[..., bool], gx: np.ndarray,
+                        gy: np.ndarray, card_ratio: float) -> np.ndarray | None:
+    """``half``, one part of a region cut in two, when three of its sides run along edges of
+    the image and the fourth, side ``facing`` (the other part), is unseen: that side moved to
+    where the card's own sides put it (the deck's side ratio), when it is then a card's shape
+    and size.  None otherwise."""
+    seen = _seen_sides(half, gx, gy)
+    if int(seen.sum()) != 3 or seen[facing]:
+        return None
+    k = facing
+    e = np.linalg.norm(half[_NEXT] - half, axis=1)
+    across, along = (e[k] + e[(k + 2) % 4]) / 2, (e[(k + 1) % 4] + e[(k + 3) % 4]) / 2
+    want = across / card_ratio if across < along else across * card_ratio
+    moves = np.zeros(4)
+    moves[k] = want - along
+    closed = _offset(half, moves)
+    return closed if fits(closed, sides=False) else None
 
 
 def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions,

@@ -158,8 +158,19 @@ class CardReader:
         fitted to the deck (as :meth:`read` reads every card it finds)."""
         q = np.asarray(corners, np.float32).reshape(4, 2)
         row = self.distances([rectify_to(image, q, self.size)])[0]
-        reading = CardReading(*self._decide(row), q)
-        return reading if reading.id is not None else self._fitted(image, reading, row)
+        return self._checked(image, CardReading(*self._decide(row), q), row)
+
+    def _checked(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
+                 others: list[np.ndarray] | None = None) -> CardReading:
+        """``reading`` (``row``: its distances) as it is when it is a card as near its card as
+        the enrollment's made-up copies come (:data:`FAR` of the unknown-card distance); else
+        read again through its outline fitted to the deck (:meth:`_fitted`).  A card read
+        farther than that may be read through an outline a little off the card (a corner
+        pulled along the next card's edge): the horse read as the goat of the same marks, the
+        fitted outline reading the horse at a third of the distance."""
+        if reading.id is not None and float(row.min()) <= FAR * self.model.max_distance:
+            return reading
+        return self._fitted(image, reading, row, others)
 
     def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
                 others: list[np.ndarray] | None = None) -> CardReading:
@@ -309,9 +320,7 @@ class CardReader:
             return self._near(quad, row, under=True) if row is not None else CardReading(None, 0.0, quad, True)
         reading = CardReading(None, 0.0, quad)
         if row is not None:
-            reading = CardReading(*self._decide(row), quad)
-            if reading.id is None:
-                reading = self._fitted(image, reading, row, others)
+            reading = self._checked(image, CardReading(*self._decide(row), quad), row, others)
         if reading.id is None and self.model.table.size and cv2.contourArea(quad) < WHOLE * card:
             reading = self._round(image, reading, others, difference)
         return reading
