@@ -776,47 +776,54 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
         if any(cv2.pointPolygonTest(region, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
             continue
         pts = region.reshape(-1, 2).astype(np.float32)
-        # the cards' turn: the commonest direction (modulo a right angle) along the outline
-        theta = _turn_of(pts)
-        axes = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]], np.float32)
-        proj = pts @ axes.T                                   # (N, 2): along each axis
-        best: tuple[float, list[np.ndarray]] | None = None
-        for k in (0, 1):
-            lo, hi = float(proj[:, k].min()), float(proj[:, k].max())
-            # where the seam may lie: one card's width (or length) in from either end
-            for cut in (lo + short, hi - short, lo + long_, hi - long_, (lo + hi) / 2):
-                if not lo + 0.3 * short < cut < hi - 0.3 * short:
-                    continue
-                halves, raw, own_points = [], [], []
-                for side in (proj[:, k] < cut, proj[:, k] >= cut):
-                    if side.sum() < 10:
-                        break
-                    p = proj[side]
-                    own_points.append(pts[side])
-                    box_lo, box_hi = p.min(axis=0), p.max(axis=0)
-                    # its length from its own outline, away from the seam (near the seam the
-                    # other card's corner may poke out)
-                    own = p[np.abs(p[:, k] - cut) > 0.2 * short]
-                    if len(own) >= 10:
-                        box_lo[1 - k], box_hi[1 - k] = own[:, 1 - k].min(), own[:, 1 - k].max()
-                    if p[:, k].mean() < cut:
-                        box_hi[k] = cut
-                    else:
-                        box_lo[k] = cut
-                    corners = np.array([[box_lo[0], box_lo[1]], [box_hi[0], box_lo[1]],
-                                        [box_hi[0], box_hi[1]], [box_lo[0], box_hi[1]]], np.float32) @ axes
-                    raw.append(order_corners(corners))
-                    halves.append(_snap_sides(raw[-1], gx, gy))
-                if len(halves) == 2 and not all(fits(h) for h in halves):
-                    halves = _parted(raw, own_points, fits, gx, gy, card_ratio)
-                if len(halves) == 2 and common_area(*halves) <= AGAINST_COVERED * min(_sizes(halves)):
-                    spread = abs(cv2.contourArea(halves[0]) - cv2.contourArea(halves[1]))
-                    if best is None or -spread > best[0]:
-                        best = (-spread, halves)
-        if best is not None:
-            out.extend(best[1])
+        # the cards' turn (modulo a right angle) along the outline
+        halves = _best_cut(pts, _turn_of(pts), short, long_, fits, gx, gy, card_area, card_ratio)
+        if halves:
+            out.extend(halves)
             gone.update(inside)   # a quad taking in both cards, if one was found
     return [k for i, k in enumerate(kept) if i not in gone] + out
+
+
+def _best_cut(pts: np.ndarray, theta: float, short: float, long_: float, fits: Callable[..., bool],
+              gx: np.ndarray, gy: np.ndarray, card_area: float, card_ratio: float) -> list[np.ndarray] | None:
+    """The two cards of the region whose outline is ``pts``, cut across along the turn
+    ``theta`` (see :func:`_split_touching`), or None."""
+    axes = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]], np.float32)
+    proj = pts @ axes.T                                   # (N, 2): along each axis
+    best: tuple[float, list[np.ndarray]] | None = None
+    for k in (0, 1):
+        lo, hi = float(proj[:, k].min()), float(proj[:, k].max())
+        # where the seam may lie: one card's width (or length) in from either end
+        for cut in (lo + short, hi - short, lo + long_, hi - long_, (lo + hi) / 2):
+            if not lo + 0.3 * short < cut < hi - 0.3 * short:
+                continue
+            halves, raw, own_points = [], [], []
+            for side in (proj[:, k] < cut, proj[:, k] >= cut):
+                if side.sum() < 10:
+                    break
+                p = proj[side]
+                own_points.append(pts[side])
+                box_lo, box_hi = p.min(axis=0), p.max(axis=0)
+                # its length from its own outline, away from the seam (near the seam the
+                # other card's corner may poke out)
+                own = p[np.abs(p[:, k] - cut) > 0.2 * short]
+                if len(own) >= 10:
+                    box_lo[1 - k], box_hi[1 - k] = own[:, 1 - k].min(), own[:, 1 - k].max()
+                if p[:, k].mean() < cut:
+                    box_hi[k] = cut
+                else:
+                    box_lo[k] = cut
+                corners = np.array([[box_lo[0], box_lo[1]], [box_hi[0], box_lo[1]],
+                                    [box_hi[0], box_hi[1]], [box_lo[0], box_hi[1]]], np.float32) @ axes
+                raw.append(order_corners(corners))
+                halves.append(_snap_sides(raw[-1], gx, gy))
+            if len(halves) == 2 and not all(fits(h) for h in halves):
+                halves = _parted(raw, own_points, fits, gx, gy, card_area, card_ratio)
+            if len(halves) == 2 and common_area(*halves) <= AGAINST_COVERED * min(_sizes(halves)):
+                spread = abs(cv2.contourArea(halves[0]) - cv2.contourArea(halves[1]))
+                if best is None or -spread > best[0]:
+                    best = (-spread, halves)
+    return None if best is None else best[1]
 
 
 def _turn_of(pts: np.ndarray) -> float:
@@ -842,13 +849,16 @@ TURN_NEAR = np.radians(12.0)
 
 
 def _parted(raw: list[np.ndarray], own_points: list[np.ndarray], fits: Callable[..., bool],
-            gx: np.ndarray, gy: np.ndarray, card_ratio: float) -> list[np.ndarray]:
+            gx: np.ndarray, gy: np.ndarray, card_area: float, card_ratio: float) -> list[np.ndarray]:
     """Two cards touching whose white borders leave no edge between them, from the two parts
     ``raw`` (rectangles, corners in order) of the region cut across: each part's sides fitted
     to its own stretch of the region's outline (``own_points``; two cards touching are seldom
     turned quite alike), the side facing the other part left where the cut put it, then
-    (:func:`_closed_at_the_seam`) placed at the card's own length.  Both, or none."""
-    out = []
+    (:func:`_closed_at_the_seam`) placed at the card's own length.  Both, each of a card's
+    size (:data:`AGAINST_SIZE` of ``card_area``) and touching the other
+    (:data:`PARTED_GAP`), or none."""
+    lo, hi = AGAINST_SIZE[0] * card_area, AGAINST_SIZE[1] * card_area
+    out, closed_any = [], False
     for q, points, other in zip(raw, own_points, raw[::-1]):
         middles = (q + q[_NEXT]) / 2
         facing = int(np.argmin(np.linalg.norm(middles - other.mean(axis=0), axis=1)))
@@ -857,9 +867,20 @@ def _parted(raw: list[np.ndarray], own_points: list[np.ndarray], fits: Callable[
             closed = _closed_at_the_seam(q, facing, fits, gx, gy, card_ratio)
             if closed is None:
                 return []
-            q = closed
+            q, closed_any = closed, True
+        if not lo <= cv2.contourArea(q) <= hi:
+            return []
         out.append(q)
+    # no edge between them, and touching (two parts with an edge all round, or apart, are
+    # tiles their grout frames, or a card and one, on a pale table); a part closed at the
+    # card's length may lie over the other: a card partly under it, told so by the reader
+    if not closed_any or common_area(_offset(out[0], PARTED_GAP), out[1]) <= 0:
+        return []
     return out
+
+
+#: The widest gap (work pixels) between the two parts of a pair parted (:func:`_parted`).
+PARTED_GAP = 3.0
 
 
 def _closed_at_the_seam(half: np.ndarray, facing: int, fits: Callable[..., bool], gx: np.ndarray,
