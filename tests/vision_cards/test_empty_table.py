@@ -19,15 +19,25 @@ from farmbox.vision.cards.table import (
 )
 from tests.vision_cards.conftest import quad_iou
 
+_RENDERED: dict[tuple, tuple] = {}
+
 
 def _photos(holdout, folder, seed, kind, style="flat", tables=0):
+    """The enrollment photos of six cards (two each) on a box, and each card's corners; a box
+    without tables rendered once per test process (several tests look at the same box)."""
+    key = (seed, kind, style)
+    if tables == 0 and key in _RENDERED:
+        return _RENDERED[key]
     deck = holdout.load_deck()
     small = [next(c for c in deck if c.animal == a) for a in ("sheep", "goat", "pig", "horse", "cow", "chick")]
     holdout.write_set(folder, seed, style, kind, tables=tables, shots=2, progress=False, deck=small)
     truth = json.loads((folder / "corners.json").read_text())
     paths = sorted(folder.glob("enroll/*/*.jpg"))
-    return ([(p.parent.name, cv2.imread(str(p))) for p in paths],
-            [np.array(truth[f"enroll/{p.parent.name}/{p.name}"][0]["corners"]) for p in paths])
+    rendered = ([(p.parent.name, cv2.imread(str(p))) for p in paths],
+                [np.array(truth[f"enroll/{p.parent.name}/{p.name}"][0]["corners"]) for p in paths])
+    if tables == 0:
+        _RENDERED[key] = rendered
+    return rendered
 
 
 def _found_off_the_empty_table(holdout, folder, seed, kind, style):
