@@ -8,7 +8,7 @@ import pytest
 from farmbox.vision.cards import CardReader, FindOptions, find_cards
 from farmbox.vision.cards.describe import rectify_to
 from farmbox.vision.cards.find import order_corners, side_ratio
-from farmbox.vision.cards.read import _deck_ratio, card_in, enroll, sides_moved
+from farmbox.vision.cards.read import FAR, _deck_ratio, card_in, enroll, sides_moved
 from tests.vision_cards.conftest import quad_iou
 
 
@@ -39,14 +39,11 @@ def test_cards_bent_by_a_wide_lens_near_the_frames_corners_are_found(holdout, se
 
 
 @pytest.fixture
-def held_out(tmp_path_factory):
+def held_out(holdout, tmp_path):
     """A deck (printed, on a cloth) enrolled from two photos of each card, and the third photo
     of each with the card's outline in it, 0-1 and 3-2 its short sides: (reader, [(card,
     image, outline)])."""
-    from tests.bench_scripts import bench_script
-
-    holdout = bench_script("holdout_cards")
-    folder = tmp_path_factory.mktemp("held-out")
+    folder = tmp_path
     holdout.write_set(folder, 2, "printed", "cloth", tables=0, shots=3, progress=False,
                       deck=holdout.load_deck())
     tests = []
@@ -101,9 +98,6 @@ def _read_through_an_outline_with_a_strip_of_table(held_out):
     horse at a third of the distance.)  Of these 48 outlines, 30 read their card that far off:
     before, each kept the outline it was given; since, 10 report an outline nearer the card's
     own (and more gain than lose overall), and none is read as another card."""
-    from farmbox.vision.cards.describe import rectify_to
-    from farmbox.vision.cards.read import FAR
-
     reader, tests = held_out
     far = nearer = gain = 0.0
     for card, image, q in tests:
@@ -112,8 +106,7 @@ def _read_through_an_outline_with_a_strip_of_table(held_out):
             row = reader.distances([rectify_to(image, given, reader.size)])[0]
             r = reader.read_outline(image, given)
             assert r.id in (None, card)
-            if reader.identify_all([rectify_to(image, given, reader.size)])[0][0] is not None \
-                    and float(row.min()) > FAR * reader.model.max_distance:
+            if reader._decide(row)[0] is not None and float(row.min()) > FAR * reader.model.max_distance:
                 far += 1
                 nearer += quad_iou(r.corners, q) > quad_iou(given, q) + 0.02
                 gain += quad_iou(r.corners, q) - quad_iou(given, q)
