@@ -396,6 +396,30 @@ class Placed:
         return p @ np.array([[c, s], [-s, c]]) + (self.x, self.y)
 
 
+#: The art drawn for a box, by (seed, style, deck, paper, texels per pixel): a test that
+#: renders a set and then lays cards on the same box draws its deck once.
+_FACES: dict[tuple, dict[str, np.ndarray]] = {}
+
+
+def _faces(seed: int, style: str, deck: tuple[Card, ...], paper: np.ndarray,
+           texel_px: float) -> dict[str, np.ndarray]:
+    """Each card's face in ``style`` on ``paper``, blurred to the size a texel has in the
+    frame (no aliasing when sampled); read-only arrays, drawn once per box."""
+    key = (seed, style, deck, paper.tobytes(), texel_px)
+    if key not in _FACES:
+        faces = {c.id: card_face(c, style, paper, np.random.default_rng([seed, i]))
+                 for i, c in enumerate(deck)}
+        sigma = max(0.0, 0.45 / texel_px)
+        if sigma > 0.3:
+            faces = {k: cv2.GaussianBlur(v, (0, 0), sigma) for k, v in faces.items()}
+        for v in faces.values():
+            v.flags.writeable = False
+        while len(_FACES) >= 4:   # a few boxes' art at a time (a deck's is some 36 MB)
+            del _FACES[next(iter(_FACES))]
+        _FACES[key] = faces
+    return _FACES[key]
+
+
 @dataclass
 class Box:
     """One mounted box: the camera (height, lean, focal length, lens), the table, the lamp and
@@ -430,13 +454,7 @@ class Box:
         reach = rng.uniform(10, 35)
         lamp = np.array([reach * np.cos(az), reach * np.sin(az), rng.uniform(45, 90)])
         paper = linear(tuple(rng.uniform([232, 226, 205], [252, 248, 240])))
-        faces = {c.id: card_face(c, style, paper, np.random.default_rng([seed, i]))
-                 for i, c in enumerate(deck)}
-        # blur the art to the size a texel has in the frame (no aliasing when sampled)
-        texel_px = focal / height / TEXELS
-        sigma = max(0.0, 0.45 / texel_px)
-        if sigma > 0.3:
-            faces = {k: cv2.GaussianBlur(v, (0, 0), sigma) for k, v in faces.items()}
+        faces = _faces(seed, style, tuple(deck), paper, focal / height / TEXELS)
         box = cls(height, focal, lean, k1, kind, style, lamp, float(rng.uniform(0.15, 0.6)),
                   float(rng.uniform(40, 160)), faces, np.zeros(0), np.zeros(0),
                   touching=0.3 if seed % 2 == 0 else 0.0)

@@ -750,12 +750,21 @@ class Box:
             self._vignette = fall[..., None].astype(np.float32)
         balance = self.balance * rng.uniform(0.93, 1.07, 3).astype(np.float32)
         exposure = self.exposure * float(rng.uniform(0.82, 1.18))
-        img = img * self._vignette * (balance * exposure).astype(np.float32)
+        img = img * self._vignette
+        img *= (balance * exposure).astype(np.float32)
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.1)))
         noise = rng.standard_normal(img.shape, dtype=np.float32)
-        sigma = np.float32(rng.uniform(0.003, 0.012)) + np.float32(0.02) * np.sqrt(np.clip(img, 0, None))
-        img = img + noise * sigma
-        bgr = SRGB[np.clip(img[..., ::-1] * 4095 + 0.5, 0, 4095).astype(np.uint16)]
+        # sigma = floor + 0.02 * sqrt(max(img, 0)), then img + noise * sigma: worked in place
+        sigma = np.maximum(img, 0)
+        np.sqrt(sigma, out=sigma)
+        sigma *= np.float32(0.02)
+        sigma += np.float32(rng.uniform(0.003, 0.012))
+        sigma *= noise
+        img += sigma
+        img *= 4095
+        img += 0.5
+        np.clip(img, 0, 4095, out=img)
+        bgr = np.ascontiguousarray(SRGB[img.astype(np.uint16)][..., ::-1])
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(65, 96))])
         if not ok:
             raise RuntimeError("JPEG encoding failed")

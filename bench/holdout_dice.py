@@ -299,6 +299,16 @@ TABLES = {  # kind -> linear RGB tints it may take
 
 # ------------------------------------------------------------------------------ the box
 
+def _vignette() -> np.ndarray:
+    """The lens's fall-off towards the frame's corners (H x W x 1, float64)."""
+    w, h = SIZE
+    yy, xx = np.mgrid[0:h, 0:w]
+    return (1 - 0.35 * (((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2))[..., None]
+
+
+_VIGNETTE = _vignette()
+
+
 @dataclass
 class Box:
     """One mounted box: camera pose and lens, the table, the art, the dice."""
@@ -408,10 +418,14 @@ class Box:
         ahead = light[:2] / light[2]
         shade_zone = np.zeros(n, bool)
         for die in dice:  # where a shadow can fall: behind each die, away from the light
-            rel = ground[:, :2] - die.centre[:2]
+            # (looked at only within the reach of its longest shadow)
+            reach_cm = 1.6 * die.edge + 2 * die.centre[2] * float(np.hypot(*ahead)) + 1e-6
+            box = np.flatnonzero((np.abs(ground[:, 0] - die.centre[0]) < reach_cm)
+                                 & (np.abs(ground[:, 1] - die.centre[1]) < reach_cm))
+            rel = ground[box, :2] - die.centre[:2]
             along = np.clip(-(rel @ ahead) / (ahead @ ahead + 1e-9), 0, 2 * die.centre[2])
             gap = rel + along[:, None] * ahead
-            shade_zone |= np.hypot(gap[:, 0], gap[:, 1]) < 1.6 * die.edge
+            shade_zone[box] |= np.hypot(gap[:, 0], gap[:, 1]) < 1.6 * die.edge
         zone = np.flatnonzero(shade_zone & (which < 0))
         if zone.size:
             lit[zone] = 0.0
@@ -422,8 +436,8 @@ class Box:
                 _, blocked, *_ = hit_dice(ground[zone] + jitter * 1e-3, ray, dice)
                 lit[zone] += (blocked < 0) * 0.25
         ambient = 0.45
-        miss = which < 0
-        out[miss] = colour[miss] * (ambient + (1 - ambient) * lit[miss, None] * max(light[2], 0.3))
+        # the table everywhere (each die's own rays are shaded over it below)
+        out[:] = colour * (ambient + (1 - ambient) * lit[:, None] * max(light[2], 0.3))
         # the dice
         for k, die in enumerate(dice):
             mine = which == k
@@ -458,16 +472,23 @@ class Box:
         return self._sensor(img, rng)
 
     def _sensor(self, img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        w, h = SIZE
-        yy, xx = np.mgrid[0:h, 0:w]
-        vignette = 1 - 0.35 * (((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2)
         balance = rng.uniform(0.85, 1.15, 3).astype(np.float32)
         exposure = float(rng.uniform(0.75, 1.3))
-        img = img * vignette[..., None] * balance * exposure
+        img = img * _VIGNETTE     # float64 from here on
+        img *= balance
+        img *= exposure
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.3)))
-        img = img + rng.normal(0, rng.uniform(0.005, 0.02), img.shape).astype(np.float32)
-        srgb = np.where(img <= 0.0031308, 12.92 * img, 1.055 * np.clip(img, 0, None) ** (1 / 2.4) - 0.055)
-        bgr = np.clip(srgb[..., ::-1] * 255, 0, 255).astype(np.uint8)
+        img += rng.normal(0, rng.uniform(0.005, 0.02), img.shape).astype(np.float32)
+        # sRGB: 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055 (worked in place)
+        srgb = np.maximum(img, 0)
+        np.power(srgb, 1 / 2.4, out=srgb)
+        srgb *= 1.055
+        srgb -= 0.055
+        low = img <= 0.0031308
+        srgb[low] = 12.92 * img[low]
+        srgb *= 255
+        np.clip(srgb, 0, 255, out=srgb)
+        bgr = np.ascontiguousarray(srgb.astype(np.uint8)[..., ::-1])
         quality = int(rng.integers(70, 96))
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
