@@ -618,12 +618,22 @@ class Box:
         vignette = 1 - rng.uniform(0.15, 0.4) * _RADIUS2
         balance = rng.uniform(0.85, 1.15, 3).astype(np.float32)
         exposure = float(rng.uniform(0.75, 1.3))
-        img = img * vignette[..., None].astype(np.float32) * balance * exposure
+        img = img * vignette[..., None].astype(np.float32)
+        img *= balance
+        img *= exposure
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
-        img = img + rng.normal(0, rng.uniform(0.004, 0.018), img.shape).astype(np.float32)
-        img = np.clip(img, 0, 1)
-        srgb = np.where(img <= 0.0031308, 12.92 * img, 1.055 * img ** (1 / 2.4) - 0.055)
-        bgr = np.clip(srgb[..., ::-1] * 255 + 0.5, 0, 255).astype(np.uint8)
+        img += rng.normal(0, rng.uniform(0.004, 0.018), img.shape).astype(np.float32)
+        np.clip(img, 0, 1, out=img)
+        # sRGB: 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055 (worked in place)
+        srgb = np.power(img, 1 / 2.4)
+        srgb *= 1.055
+        srgb -= 0.055
+        low = img <= 0.0031308
+        srgb[low] = 12.92 * img[low]
+        srgb *= 255
+        srgb += 0.5
+        np.clip(srgb, 0, 255, out=srgb)
+        bgr = np.ascontiguousarray(srgb.astype(np.uint8)[..., ::-1])
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
         if not ok:
             raise RuntimeError("JPEG encoding failed")
