@@ -23,7 +23,7 @@ def enroll(samples: Path, model: Path) -> int:
     with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
         m = learn(samples, progress=bar, left_out=left_out)
     for name in left_out:
-        print(f"left out {name}: no card found on the table in it (shoot it again with the card "
+        print(f"left out {name}: no whole card found on the table in it (shoot it again with the card "
               f"wholly in view, away from the table's pattern)", file=sys.stderr)
     save_model(m, model)
     print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "

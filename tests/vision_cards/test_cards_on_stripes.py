@@ -57,15 +57,23 @@ def test_a_card_found_as_a_panel_of_its_art_is_read_through_the_card_round_it(ho
     stripes, and the finder often finds one of the card's art panels alone (its meadow, its
     sky): 0.3-0.78 of the card, read as no card (55 of 862 cards on a 120-table set).  What
     differs from the empty table round such a panel is the whole card: read through the card
-    found there (``card_round``), it is its own card, never another."""
+    found there (``card_round``), it is its own card, never another.
+
+    The set's own enrollment: in one photo of pig-1 only its meadow was found (its pale sky
+    on a cream stripe), half the card, and not found whole off the empty table either; learned
+    as the card, pig-1 was read as pig-4 on the 120-table set.  The photo is left out, as one
+    without a card (its other photo kept)."""
     from farmbox.vision.cards import CardReader
     from farmbox.vision.cards.read import enroll, sides_moved
     from farmbox.vision.cards.table import card_round
 
     deck = holdout.load_deck()
     holdout.write_set(tmp_path, 21, "flat", "striped", tables=0, shots=2, progress=False, deck=deck)
-    reader = CardReader(enroll(tmp_path / "enroll"))
+    left: list[str] = []
+    reader = CardReader(enroll(tmp_path / "enroll", left_out=left))
+    assert left == [str(tmp_path / "enroll" / "pig-1" / "0.jpg")]
     m = reader.model
+    assert m.enrolled == 47 and "pig-1" in m.cards
     assert m.table.size
     box = holdout.Box.from_seed(21, "flat", "striped", deck)
     rng = np.random.default_rng([21, 58])

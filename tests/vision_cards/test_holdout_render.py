@@ -190,7 +190,7 @@ def test_an_enrollment_photo_with_no_card_found_on_the_table_is_left_out(holdout
     assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
     out, err = capsys.readouterr()
     left = [line for line in err.splitlines() if line.startswith("left out ")]
-    assert left == [f"left out {empty}: no card found on the table in it (shoot it again with the card "
+    assert left == [f"left out {empty}: no whole card found on the table in it (shoot it again with the card "
                     "wholly in view, away from the table's pattern)"]
     assert "6 cards from 11 images" in out
 

@@ -882,15 +882,20 @@ def _whole(share: float, image: np.ndarray) -> bool:
 def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> set[int]:
     """Which shots are photos on the table in which no card was found (:func:`card_in` fell
     back to the whole image; ``shares``: the share of its image each shot's card covers):
-    taken as the card, the whole table would be learned as that card.  A shot counts as a
-    photo on the table when another shot of the same size shows its card well inside it (a
-    tight crop's card fills it); it is left out only when its card has a shot of its own where
-    the card was found on the table (a card with none keeps what it has, and the check calls
-    it weak)."""
-    seen = {label for (label, _, _), a in zip(found, shares) if a < ON_THE_TABLE}
+    taken as the card, the whole table would be learned as that card; and those in which only
+    a part of the card was found (less than :data:`AGAIN_SHARE` of a card, after it was looked
+    for again off the empty table): the pig of a card whose sky is as pale as the stripe under
+    it, half the card, would be learned as the whole card.  A shot counts as a photo on the
+    table when another shot of the same size shows its card well inside it (a tight crop's
+    card fills it); it is left out only when its card has a shot of its own where the whole
+    card was found on the table (a card with none keeps what it has, and the check calls it
+    weak)."""
+    share = _card_share(found, shares)
+    whole = [a < ON_THE_TABLE and a >= AGAIN_SHARE * share for a in shares]
+    seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
-    return {i for i, ((label, _, _), a, t) in enumerate(zip(found, shares, _on_the_table(found, shares)))
-            if t and a >= ON_THE_TABLE and label in seen}
+    return {i for i, ((label, _, _), a, t, w) in enumerate(zip(found, shares, _on_the_table(found, shares), whole))
+            if t and not w and label in seen}
 
 
 def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
