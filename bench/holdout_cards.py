@@ -633,7 +633,7 @@ class Box:
         srgb *= 255
         srgb += 0.5
         np.clip(srgb, 0, 255, out=srgb)
-        bgr = np.ascontiguousarray(srgb.astype(np.uint8)[..., ::-1])
+        bgr = cv2.cvtColor(srgb.astype(np.uint8), cv2.COLOR_RGB2BGR)
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
         if not ok:
             raise RuntimeError("JPEG encoding failed")

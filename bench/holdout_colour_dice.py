@@ -764,7 +764,7 @@ class Box:
         img *= 4095
         img += 0.5
         np.clip(img, 0, 4095, out=img)
-        bgr = np.ascontiguousarray(SRGB[img.astype(np.uint16)][..., ::-1])
+        bgr = cv2.cvtColor(SRGB[img.astype(np.uint16)], cv2.COLOR_RGB2BGR)
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(65, 96))])
         if not ok:
             raise RuntimeError("JPEG encoding failed")

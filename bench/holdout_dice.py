@@ -488,7 +488,7 @@ class Box:
         srgb[low] = 12.92 * img[low]
         srgb *= 255
         np.clip(srgb, 0, 255, out=srgb)
-        bgr = np.ascontiguousarray(srgb.astype(np.uint8)[..., ::-1])
+        bgr = cv2.cvtColor(srgb.astype(np.uint8), cv2.COLOR_RGB2BGR)
         quality = int(rng.integers(70, 96))
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
