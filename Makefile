@@ -49,8 +49,10 @@ $(SYSPKG):
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; fi
 	@mkdir -p $(VENV) && touch $@
 
+# Two workers, each test file on one of them: a file's module fixtures (an enrolled deck, a
+# rendered box) are made once, not once per worker.
 test: check $(SYSPKG)
-	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+	$(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(BENCH_ARGS)
