@@ -582,8 +582,10 @@ class Box:
         shadow = cv2.GaussianBlur(shadow, (0, 0), float(rng.uniform(1.5, 4.0)))
         nrm = normal / _norm(normal)[..., None]
         # the lamp: inverse-square falloff, Lambert, Blinn-Phong glare on the card stock
-        to_lamp = np.dstack([lamp[0] - g[..., 0], lamp[1] - g[..., 1],
-                             np.full((h, w), lamp[2])]).astype(np.float32)
+        to_lamp = np.empty((h, w, 3), np.float32)   # filled channel by channel (no stacking)
+        to_lamp[..., 0] = lamp[0] - g[..., 0]
+        to_lamp[..., 1] = lamp[1] - g[..., 1]
+        to_lamp[..., 2] = lamp[2]
         dist2 = _dot(to_lamp, to_lamp)
         ldir = to_lamp / np.sqrt(dist2)[..., None]
         lambert = np.clip(_dot(nrm, ldir), 0, 1)
