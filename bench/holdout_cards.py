@@ -396,8 +396,9 @@ class Placed:
         return p @ np.array([[c, s], [-s, c]]) + (self.x, self.y)
 
 
-#: The art drawn for a box, by (seed, style, deck, paper, texels per pixel): a test that
-#: renders a set and then lays cards on the same box draws its deck once.
+#: The art drawn for a box, by (seed, style, deck): a test that renders a set and then lays
+#: cards on the same box draws its deck once (the paper and the texels per pixel follow from
+#: the seed).
 _FACES: dict[tuple, dict[str, np.ndarray]] = {}
 
 
@@ -405,7 +406,7 @@ def _faces(seed: int, style: str, deck: tuple[Card, ...], paper: np.ndarray,
            texel_px: float) -> dict[str, np.ndarray]:
     """Each card's face in ``style`` on ``paper``, blurred to the size a texel has in the
     frame (no aliasing when sampled); read-only arrays, drawn once per box."""
-    key = (seed, style, deck, paper.tobytes(), texel_px)
+    key = (seed, style, deck)
     if key not in _FACES:
         faces = {c.id: card_face(c, style, paper, np.random.default_rng([seed, i]))
                  for i, c in enumerate(deck)}

@@ -891,7 +891,7 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     card was found on the table (a card with none keeps what it has, and the check calls it
     weak)."""
     share = _card_share(found, shares)
-    whole = [a < ON_THE_TABLE and a >= AGAIN_SHARE * share for a in shares]
+    whole = [AGAIN_SHARE * share <= a < ON_THE_TABLE for a in shares]
     seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
     return {i for i, ((label, _, _), a, t, w) in enumerate(zip(found, shares, _on_the_table(found, shares), whole))
