@@ -185,23 +185,18 @@ class CardReader:
         outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
-        start = best = float(row.min())
-        moves = np.zeros(4)
+        start = float(row.min())
         off = max(FIT_SHAPE, abs(side_ratio(found) - self.model.ratio))  # the shape may come nearer a card's
-        for step in FIT_STEPS:
-            for _ in range(FIT_ROUNDS):
-                tries = [t for t in (np.clip(moves + sign * step * np.eye(4)[side], *FIT_RANGE)
-                                     for side in range(4) for sign in (-1, 1))
-                         if (t != moves).any() and self._card_shaped(sides_moved(found, t), w, h, off)
-                         and not any(common_area(sides_moved(found, t), o) > FIT_INTO * cv2.contourArea(o)
-                                     for o in others or ())]
-                if not tries:
-                    break
-                rows = self.distances([rectify_to(image, sides_moved(found, t), self.size) for t in tries])
-                k = int(np.argmin(rows.min(axis=1)))
-                if rows[k].min() >= best * (1 - FIT_GAIN):
-                    break
-                row, best, moves = rows[k], float(rows[k].min()), tries[k]
+
+        def allowed(q: np.ndarray) -> bool:
+            return self._card_shaped(q, w, h, off) and not any(
+                common_area(q, o) > FIT_INTO * cv2.contourArea(o) for o in others or ())
+
+        def distances(quads: list[np.ndarray]) -> np.ndarray:
+            return self.distances([rectify_to(image, q, self.size) for q in quads])
+
+        moves, row = fit_sides(found, row, distances, allowed)
+        best = float(row.min())
         fitted = sides_moved(found, moves)
         if best > FAR * self.model.max_distance or best > FIT_NEARER * start \
                 or abs(side_ratio(fitted) - self.model.ratio) > FIT_SHAPE:
@@ -378,6 +373,29 @@ FIT_SHAPE = 0.08
 #: right reads of 10098 on the second renderer's twelve sets and 4-5 of 1400 on 200 overlap
 #: tables.
 FIT_INTO = 0.05
+
+
+def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.ndarray]], np.ndarray],
+              allowed: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, np.ndarray]:
+    """The sides of ``quad`` moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while a
+    move brings the card nearer a card (``distances`` of a list of outlines: a row per outline,
+    the least of which counts; ``row``: those of ``quad``) by :data:`FIT_GAIN` at least;
+    ``allowed``: whether an outline may be tried.  Returns the moves and the row they reach."""
+    best = float(row.min())
+    moves = np.zeros(4)
+    for step in FIT_STEPS:
+        for _ in range(FIT_ROUNDS):
+            tries = [t for t in (np.clip(moves + sign * step * np.eye(4)[side], *FIT_RANGE)
+                                 for side in range(4) for sign in (-1, 1))
+                     if (t != moves).any() and allowed(sides_moved(quad, t))]
+            if not tries:
+                break
+            rows = distances([sides_moved(quad, t) for t in tries])
+            k = int(np.argmin(rows.min(axis=1)))
+            if rows[k].min() >= best * (1 - FIT_GAIN):
+                break
+            row, best, moves = rows[k], float(rows[k].min()), tries[k]
+    return moves, row
 
 
 def sides_moved(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -619,39 +637,20 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     n_turns = len(turns(np.zeros((size[1], size[0], 3), np.uint8), square))
     # each enrolled card lines its shots up with its first one (a shot may be upside down)
     first: dict[str, np.ndarray] = {}
-    rows, sample_class, sample_shot, shot_card, templates = [], [], [], [], []
+    samples = []
     for s, (label, img, corners) in enumerate(found):
-        ci = cards.index(label)
-        shot_card.append(ci)
-        base = rectify_to(img, corners, size)
-        ways = turns(base, square)
-        if label not in first:
-            first[label] = features(base)
-            shift = 0
-        else:
-            ref = first[label]
-            shift = int(np.argmin([np.abs(features(w) - ref).sum() for w in ways[:n_turns // 2]]))
-        templates.append(ways[shift])
-        views = [base] + [augmented(rng, img, corners, size, rectify_to) for _ in range(jitter)]
-        for v in views:
-            for t, w in enumerate(turns(v, square)):
-                # class of this way up, counted from the card's first shot
-                half = n_turns // 2
-                k = (t % half - shift) % half + (t // half) * half
-                rows.append(features(w))
-                sample_class.append(ci * n_turns + k)
-                sample_shot.append(s)
+        samples.append(_samples(label, img, corners, first, cards, size, square, n_turns, rng, jitter))
         if on_progress is not None:
             on_progress(2 * len(shots) + s + 1, steps)
     if on_progress is not None and len(found) < len(shots):   # shots left out: done all the same
         on_progress(steps, steps)
-    x = np.stack(rows)
-    classes = np.array(sample_class)
-    dz = fit(x, classes)
+    shot_card = [cards.index(label) for label, _, _ in found]
     class_card = (np.arange(len(cards) * n_turns) // n_turns).astype(np.int32)
+    x, classes, sample_shot = _stacked(samples)
+    dz = fit(x, classes)
     z = dz.project(x)
-    checks, own, lead = leave_one_out(z, classes, np.array(sample_shot), class_card, cards,
-                                      np.array(shot_card))
+    templates = [t for t, _, _ in samples]
+    checks, own, lead = leave_one_out(z, classes, sample_shot, class_card, cards, np.array(shot_card))
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
@@ -661,6 +660,40 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
     model.weak = check.weak
     return model, check
+
+
+def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, np.ndarray], cards: list[str],
+             size: tuple[int, int], square: bool, n_turns: int, rng: np.random.Generator, jitter: int
+             ) -> tuple[np.ndarray, list[np.ndarray], list[int]]:
+    """One shot's template (lined up with its card's first shot, whose features ``first``
+    keeps), its feature rows (the shot and ``jitter`` made-up copies, every turn) and their
+    classes (the card's index times ``n_turns`` plus the turn counted from its first shot)."""
+    ci = cards.index(label)
+    base = rectify_to(img, corners, size)
+    ways = turns(base, square)
+    half = n_turns // 2
+    if label not in first:
+        first[label] = features(base)
+        shift = 0
+    else:
+        ref = first[label]
+        shift = int(np.argmin([np.abs(features(w) - ref).sum() for w in ways[:half]]))
+    rows, classes = [], []
+    views = [base] + [augmented(rng, img, corners, size, rectify_to) for _ in range(jitter)]
+    for v in views:
+        for t, w in enumerate(turns(v, square)):
+            rows.append(features(w))
+            classes.append(ci * n_turns + (t % half - shift) % half + (t // half) * half)
+    return ways[shift], rows, classes
+
+
+def _stacked(samples: list[tuple[np.ndarray, list[np.ndarray], list[int]]]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The feature rows of every shot's :func:`_samples`, their classes and their shots."""
+    x = np.stack([r for _, rows, _ in samples for r in rows])
+    classes = np.array([c for _, _, cs in samples for c in cs])
+    shot = np.array([s for s, (_, rows, _) in enumerate(samples) for _ in rows])
+    return x, classes, shot
 
 
 #: A card covering less than this share of its shot lies on the table in a photo of it (a
