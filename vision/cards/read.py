@@ -21,6 +21,7 @@ from farmbox.vision.files import VisionInputError, load_colour_image
 
 from .describe import rectify_to
 from .find import PART_OF_CARD, FindOptions, common_area, find_cards, offset, side_ratio
+from .layout import aligned_to_the_deck
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
 from .table import (
@@ -622,6 +623,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     # no card was found), a small share for a photo of the card on the table
     shares = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for _, img, c in found]
     tables = _Tables(table_shot(table_shots) if table_shots else None)
+    by_edges = [c for _, _, c in found]
     found, shares = _no_tiles(found, shares, tables)
     found, shares = _found_on_a_pale_table(found, shares, tables)
     found, shares, table = _found_on_the_empty_table(
@@ -629,8 +631,10 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     left_out = _photos_without_a_card(found, shares)
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
+    by_edges = [c for i, c in enumerate(by_edges) if i not in left_out]
     cards = sorted({label for label, _, _ in found})
     ratio = _deck_ratio(found, shares)
+    found, shares = _aligned(found, shares, by_edges, ratio)
     size = feature_size(ratio)
     rng = np.random.default_rng(seed)
     square = ratio > 0.9
@@ -694,6 +698,22 @@ def _stacked(samples: list[tuple[np.ndarray, list[np.ndarray], list[int]]]
     classes = np.array([c for _, _, cs in samples for c in cs])
     shot = np.array([s for s, (_, rows, _) in enumerate(samples) for _ in rows])
     return x, classes, shot
+
+
+def _aligned(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float], by_edges: list[np.ndarray],
+             ratio: float) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
+    """The photos on the table whose card was found by what differs from the empty table (its
+    outline is not the one found by its edges, ``by_edges``), their outlines aligned to the
+    layout the deck's cards share (:func:`.layout.aligned_to_the_deck`)."""
+    on = [i for i, a in enumerate(shares) if a < ON_THE_TABLE]
+    again = [not np.array_equal(found[i][2], by_edges[i]) for i in on]
+    outlines = aligned_to_the_deck([found[i][1] for i in on], [found[i][2] for i in on], ratio, again)
+    found, shares = list(found), list(shares)
+    for i, q in zip(on, outlines):
+        label, img, _ = found[i]
+        found[i] = (label, img, q)
+        shares[i] = cv2.contourArea(q) / float(img.shape[0] * img.shape[1])
+    return found, shares
 
 
 #: A card covering less than this share of its shot lies on the table in a photo of it (a
