@@ -373,8 +373,10 @@ def _normals(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The unit normal of each segment a[i]-b[i] (a, b: (S, 2)), to its left in image
     coordinates: (S, 2)."""
     u = b - a
-    u = u / np.maximum(np.sqrt((u * u).sum(axis=1, keepdims=True)), 1e-6)
-    return np.stack([-u[:, 1], u[:, 0]], axis=1)
+    ux, uy = u[:, 0], u[:, 1]
+    # the two coordinates apart: a sum over an axis of length 2 is slow in numpy
+    length = np.maximum(np.sqrt(ux * ux + uy * uy), 1e-6)
+    return np.stack([-uy / length, ux / length], axis=1)
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
@@ -633,13 +635,22 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     along it: (S, T), the strongest of the line and its two neighbours (a seam is a line, not
     a stripe)."""
     n = _normals(a, b)                                                          # (S, 2)
-    pts = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]             # (S, T, 2)
-    pts = pts[None] + np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None, None] * n[None, :, None, :]
+    nx, ny = n[:, :1], n[:, 1:]                                                 # (S, 1) each
+    # x and y apart, (lines, S, T) each: numpy is slow over a last axis of length 2
+    ax, ay = a[:, :1], a[:, 1:]
+    x = ax + t * (b[:, :1] - ax) + _BESIDE * nx
+    y = ay + t * (b[:, 1:] - ay) + _BESIDE * ny
     h, w = gx.shape
-    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-    g = np.abs(gx[yi, xi] * n[None, :, None, 0] + gy[yi, xi] * n[None, :, None, 1])
-    return g.max(axis=0)
+    xi = np.clip(np.rint(x).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(y).astype(np.intp), 0, h - 1)
+    at = yi * w + xi                       # a flat index: take() is some 4x faster than [yi, xi]
+    g = np.abs(gx.ravel().take(at) * nx + gy.ravel().take(at) * ny)
+    return np.maximum(np.maximum(g[0], g[1]), g[2])
+
+
+#: The line a pixel to one side of a segment, the segment itself and the line a pixel to the
+#: other side (:func:`_line_strengths`), as multiples of its normal.
+_BESIDE = np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None]
 
 
 def _split_seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
