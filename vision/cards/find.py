@@ -634,6 +634,10 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     """The gradient across each segment a[i]-b[i] (a, b: (S, 2)) at the points ``t`` (0..1)
     along it: (S, T), the strongest of the line and its two neighbours (a seam is a line, not
     a stripe)."""
+    at_once = max(1, SAMPLES_AT_ONCE // max(len(t), 1))
+    if len(a) > at_once:   # in blocks that stay in the processor's cache
+        return np.concatenate([_line_strengths(gx, gy, a[i:i + at_once], b[i:i + at_once], t)
+                               for i in range(0, len(a), at_once)])
     n = _normals(a, b)                                                          # (S, 2)
     nx, ny = n[:, :1], n[:, 1:]                                                 # (S, 1) each
     # x and y apart, (lines, S, T) each: numpy is slow over a last axis of length 2
@@ -648,6 +652,10 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     return np.maximum(np.maximum(g[0], g[1]), g[2])
 
 
+#: Most points along segments whose gradient is looked up in one go (:func:`_line_strengths`):
+#: the thousands of rectangles :func:`.table.card_by_difference` tries (some 100 000 points)
+#: went three times faster in blocks of this many than all at once.
+SAMPLES_AT_ONCE = 16384
 #: The line a pixel to one side of a segment, the segment itself and the line a pixel to the
 #: other side (:func:`_line_strengths`), as multiples of its normal.
 _BESIDE = np.array([-1.0, 0.0, 1.0], np.float32)[:, None, None]
