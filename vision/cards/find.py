@@ -68,6 +68,17 @@ def side_ratio(q: np.ndarray) -> float:
     return float(min(a, b) / max(a, b, 1e-6))
 
 
+def median_of_rows(g: np.ndarray) -> np.ndarray:
+    """``np.median(g, axis=1)`` of a 2-D float array without NaN, as numpy makes it (the middle
+    one or two of a partition, their mean in the array's type), without its overhead."""
+    n = g.shape[1]
+    half = n // 2
+    if n % 2:
+        return np.partition(g, half, axis=1)[:, half]
+    part = np.partition(g, (half - 1, half), axis=1)
+    return (part[:, half - 1] + part[:, half]) / 2
+
+
 def _quad(contour: np.ndarray) -> np.ndarray | None:
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
@@ -358,7 +369,7 @@ def _seen_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     # the side itself and the lines beside it, in one pass: (3 x 4 sides, samples)
     g = _line_strengths(gx, gy, np.concatenate([a, a + n, a - n]), np.concatenate([b, b + n, b - n]),
                         SIDE_SAMPLES)
-    on, left, right = np.median(g, axis=1).reshape(3, 4)
+    on, left, right = median_of_rows(g).reshape(3, 4)
     strong = on >= SIDE_STRONG * float(on.max())
     return _ridge(on, np.minimum(left, right)) | strong
 
@@ -693,10 +704,10 @@ def _seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
     a, b = q[0] + f0 * (q[1] - q[0]), q[3] + f1 * (q[2] - q[3])
     g = _line_strengths(gx, gy, np.concatenate([q, a]).astype(np.float32),
                         np.concatenate([q[_NEXT], b]).astype(np.float32), t)
-    base = float(np.median(g[:4]))
+    base = float(median_of_rows(g[:4].reshape(1, -1))[0])
     if base <= 0:
         return None, ""
-    strength = np.median(g[4:], axis=1) / base
+    strength = median_of_rows(g[4:]) / base
     shares = (g[4:] >= SEAM_STRENGTH * base).mean(axis=1)
     # of lines seen as far along, the strongest (a seam leaning across it is weaker)
     k = int(np.argmax(shares + 1e-3 * strength))
@@ -733,7 +744,7 @@ def _snap_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, reach: int = 3) -
     ds = np.arange(-reach, reach + 1, dtype=np.float32)
     a = (q[None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)           # (D*4, 2)
     b = (q[_NEXT][None] + ds[:, None, None] * nrm[None]).reshape(-1, 2)
-    g = np.median(_line_strengths(gx, gy, a, b, SIDE_SAMPLES), axis=1).reshape(len(ds), 4)
+    g = median_of_rows(_line_strengths(gx, gy, a, b, SIDE_SAMPLES)).reshape(len(ds), 4)
     return _offset(q, ds[np.argmax(g, axis=0)])
 
 

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .find import _NEXT, PART_OF_CARD, SIDE_SAMPLES, _line_strengths, corners_of, order_corners
+from .find import (
+    _NEXT,
+    PART_OF_CARD,
+    SIDE_SAMPLES,
+    _line_strengths,
+    corners_of,
+    median_of_rows,
+    order_corners,
+)
 
 #: The table is kept, and compared, at this width (the finder's own work width).
 TABLE_W = 640
@@ -253,17 +261,6 @@ def _filled(rects: np.ndarray, region: np.ndarray) -> np.ndarray:
     return covered / (_GRID.size * _GRID.size)
 
 
-def _median_of_rows(g: np.ndarray) -> np.ndarray:
-    """``np.median(g, axis=1)`` of a 2-D float array without NaN, as numpy makes it (the middle
-    one or two of a partition, their mean in the array's type), without its overhead."""
-    n = g.shape[1]
-    half = n // 2
-    if n % 2:
-        return np.partition(g, half, axis=1)[:, half]
-    part = np.partition(g, (half - 1, half), axis=1)
-    return (part[:, half - 1] + part[:, half]) / 2
-
-
 def _best(rects: np.ndarray, gx: np.ndarray, gy: np.ndarray, points: np.ndarray,
           region: np.ndarray) -> tuple[np.ndarray, float]:
     """The rectangle that holds the region (its outline ``points``), is filled by it
@@ -271,7 +268,7 @@ def _best(rects: np.ndarray, gx: np.ndarray, gy: np.ndarray, points: np.ndarray,
     of the median gradient across each): a side may not stray onto a stripe of the table.
     Returns it and its score."""
     g = _line_strengths(gx, gy, rects.reshape(-1, 2), rects[:, _NEXT].reshape(-1, 2), SIDE_SAMPLES)
-    score = (_median_of_rows(g).reshape(-1, 4).mean(axis=1) * _held(rects, points) ** 4
+    score = (median_of_rows(g).reshape(-1, 4).mean(axis=1) * _held(rects, points) ** 4
              * _filled(rects, region) ** 2)
     k = int(np.argmax(score))
     return rects[k], float(score[k])
