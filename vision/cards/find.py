@@ -79,6 +79,13 @@ def median_of_rows(g: np.ndarray) -> np.ndarray:
     return (part[:, half - 1] + part[:, half]) / 2
 
 
+def clipped(a: np.ndarray, low: float, high: float | None) -> np.ndarray:
+    """``np.clip(a, low, high)``, the same values (a floor, then a ceiling when ``high`` is
+    not None), without its overhead: some 10 us a call, thousands of calls a frame."""
+    a = np.maximum(a, low)
+    return a if high is None else np.minimum(a, high)
+
+
 def _quad(contour: np.ndarray) -> np.ndarray | None:
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
@@ -196,8 +203,8 @@ def _snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     t = np.linspace(0.12, 0.88, 16, dtype=np.float32)
     pts = a[:, :, None, :] + t[None, None, :, None] * (a[:, _NEXT] - a)[:, :, None, :]  # (D, 4, T, 2)
     h, w = gx.shape
-    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    xi = clipped(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    yi = clipped(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
     g = np.abs(gx[yi, xi] * nrm[None, :, None, 0] + gy[yi, xi] * nrm[None, :, None, 1])
     strengths = np.sort(g, axis=2)[:, :, g.shape[2] // 2].mean(axis=1).tolist()  # median per side
     base = max(strengths[0], strengths[1])
@@ -656,8 +663,8 @@ def _line_strengths(gx: np.ndarray, gy: np.ndarray, a: np.ndarray, b: np.ndarray
     x = ax + t * (b[:, :1] - ax) + _BESIDE * nx
     y = ay + t * (b[:, 1:] - ay) + _BESIDE * ny
     h, w = gx.shape
-    xi = np.clip(np.rint(x).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(y).astype(np.intp), 0, h - 1)
+    xi = clipped(np.rint(x).astype(np.intp), 0, w - 1)
+    yi = clipped(np.rint(y).astype(np.intp), 0, h - 1)
     at = yi * w + xi                       # a flat index: take() is some 4x faster than [yi, xi]
     g = np.abs(gx.ravel().take(at) * nx + gy.ravel().take(at) * ny)
     return np.maximum(np.maximum(g[0], g[1]), g[2])

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from .describe import describe
-from .find import median_of_rows
+from .find import clipped, median_of_rows
 
 #: Width of the rectified card the features are made from (height follows the ratio).
 FEATURE_W = 80
@@ -240,12 +240,12 @@ def features(card: np.ndarray) -> np.ndarray:
         card = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA)
     dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
     card = card[dy:h - dy, dx:w - dx]
-    b = np.clip(paper_balanced(card), 0.0, 1.2)
-    absorb = np.clip(1.0 - b, 0.0, 1.0)
+    b = clipped(paper_balanced(card), 0.0, 1.2)
+    absorb = clipped(1.0 - b, 0.0, 1.0)
     ink = _channel_max(absorb)
     # colour of the ink, whatever the lamp: chromaticity of the absorption, where there is ink
     total = _channel_sum(absorb) + 1e-3
-    weight = np.clip(ink - 0.12, 0.0, None)
+    weight = clipped(ink - 0.12, 0.0, None)
     wsum = float(weight.sum()) + 1e-3
     cb = (absorb[..., 0] / total).ravel()
     cr = (absorb[..., 2] / total).ravel()

@@ -23,6 +23,7 @@ from .find import (
     PART_OF_CARD,
     SIDE_SAMPLES,
     _line_strengths,
+    clipped,
     corners_of,
     median_of_rows,
     order_corners,
@@ -256,7 +257,7 @@ def _filled(rects: np.ndarray, region: np.ndarray) -> np.ndarray:
     for i, size in ((0, w), (1, h)):      # x, then y: (R, 8, 8) each
         a, b, d = rects[:, 0, i, None, None], rects[:, 1, i, None, None], rects[:, 3, i, None, None]
         p = a + _GRID[:, None] * (b - a) + _GRID[None, :] * (d - a)
-        at.append(np.clip(np.rint(p).astype(np.intp), 0, size - 1))
+        at.append(clipped(np.rint(p).astype(np.intp), 0, size - 1))
     covered = np.count_nonzero(region.ravel().take(at[1] * w + at[0]).reshape(len(rects), -1), axis=1)
     return covered / (_GRID.size * _GRID.size)
 
