@@ -18,7 +18,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .find import _NEXT, PART_OF_CARD, SIDE_SAMPLES, _line_strengths, corners_of, order_corners
+from .find import (
+    _NEXT,
+    PART_OF_CARD,
+    SIDE_SAMPLES,
+    _line_strengths,
+    clipped,
+    corners_of,
+    median_of_rows,
+    order_corners,
+)
 
 #: The table is kept, and compared, at this width (the finder's own work width).
 TABLE_W = 640
@@ -164,18 +173,51 @@ def _rectangles(centre: np.ndarray, angle: float, w: float, h: float, sizes: lis
     """Rectangles (R, 4, 2) holding a region whose rotated box is (``centre``, ``w`` x ``h``,
     ``angle`` degrees): each (width, height) of ``sizes`` (along the box's own axes), turned
     by each of ``turns``, at every ``step`` where it still holds the region."""
-    out = []
+    grids, shapes = [], []
     for turn in turns:
         a = np.radians(angle + turn)
-        u = np.array([np.cos(a), np.sin(a)])
-        v = np.array([-np.sin(a), np.cos(a)])
+        u = (np.cos(a), np.sin(a))
+        v = (-np.sin(a), np.cos(a))
         for cw, ch in sizes:
             rx, ry = max(0.0, (cw - w) / 2) + step, max(0.0, (ch - h) / 2) + step
-            dx, dy = np.meshgrid(np.arange(-rx, rx + 1e-6, step), np.arange(-ry, ry + 1e-6, step))
-            c = centre[None] + dx.reshape(-1, 1) * u[None] + dy.reshape(-1, 1) * v[None]   # (K, 2)
-            hu, hv = cw / 2 * u, ch / 2 * v
-            out.append(np.stack([c - hu - hv, c + hu - hv, c + hu + hv, c - hu + hv], axis=1))
-    return np.concatenate(out).astype(np.float32)
+            grids.append((np.arange(-rx, rx + 1e-6, step), np.arange(-ry, ry + 1e-6, step)))
+            shapes.append((*u, *v, cw / 2, ch / 2))
+    # every place of every grid at once: its offset along the axes and its rectangle's shape
+    dx, dy, k = _places(grids)
+    ux, uy, vx, vy, half_w, half_h = np.array(shapes).T[:, k]
+    cx = centre[0] + dx * ux + dy * vx
+    cy = centre[1] + dx * uy + dy * vy
+    x = _corners(cx, half_w * ux, half_h * vx)
+    y = _corners(cy, half_w * uy, half_h * vy)
+    return np.stack([x, y], axis=-1).astype(np.float32)
+
+
+def _places(grids: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The places of grids given by their offsets along x and along y, one grid after the
+    other and in each row by row (as ``np.meshgrid(x, y)`` flattened): their x offset, y
+    offset and grid (three arrays of the number of places)."""
+    nx = np.array([len(x) for x, _ in grids])
+    ny = np.array([len(y) for _, y in grids])
+    count = nx * ny
+    k = np.repeat(np.arange(len(grids)), count)
+    place = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)   # within its grid
+    xs = np.concatenate([x for x, _ in grids])
+    ys = np.concatenate([y for _, y in grids])
+    dx = xs[(np.cumsum(nx) - nx)[k] + place % nx[k]]
+    dy = ys[(np.cumsum(ny) - ny)[k] + place // nx[k]]
+    return dx, dy, k
+
+
+#: The corners of a rectangle from its centre, in order: minus or plus half its width along
+#: its first axis, then half its height along its second.
+_ALONG = np.array([-1.0, 1.0, 1.0, -1.0])
+_ACROSS = np.array([-1.0, -1.0, 1.0, 1.0])
+
+
+def _corners(c: np.ndarray, hu: np.ndarray, hv: np.ndarray) -> np.ndarray:
+    """One coordinate (K, 4) of the corners of rectangles centred at ``c`` (K,) whose half
+    axes have that coordinate ``hu`` and ``hv`` (K,)."""
+    return c[:, None] + _ALONG * hu[:, None] + _ACROSS * hv[:, None]
 
 
 #: What differs from the table reaches this many pixels (at the table's width) past the card:
@@ -191,12 +233,17 @@ BLEED = 5.0
 def _held(rects: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The share of ``points`` (P, 2) inside each rectangle (R, 4, 2; corners in order), with
     :data:`BLEED` pixels to spare."""
-    a = rects[:, None, :, :]                               # (R, 1, 4, 2)
-    e = rects[:, _NEXT][:, None] - a
-    p = points[None, :, None, :] - a                       # (R, P, 4, 2)
-    cross = e[..., 0] * p[..., 1] - e[..., 1] * p[..., 0]  # >= 0 inside for corners clockwise
-    length = np.sqrt((e * e).sum(axis=-1))
-    return (cross >= -BLEED * length).all(axis=-1).mean(axis=1)
+    e = rects[:, _NEXT] - rects                            # (R, 4, 2)
+    px, py = points[:, 0], points[:, 1]
+    inside = np.ones((len(rects), len(points)), bool)
+    # side by side, x and y apart: (R, P) arrays, not one (R, P, 4, 2)
+    for i in range(4):
+        ex, ey = e[:, i, :1], e[:, i, 1:]                  # (R, 1) each
+        ax, ay = rects[:, i, :1], rects[:, i, 1:]
+        cross = ex * (py - ay) - ey * (px - ax)           # >= 0 inside for corners clockwise
+        length = np.sqrt(ex * ex + ey * ey)
+        inside &= cross >= -BLEED * length
+    return np.count_nonzero(inside, axis=1) / len(points)
 
 
 _GRID = (np.arange(8, dtype=np.float32) + 0.5) / 8
@@ -205,13 +252,14 @@ _GRID = (np.arange(8, dtype=np.float32) + 0.5) / 8
 def _filled(rects: np.ndarray, region: np.ndarray) -> np.ndarray:
     """The share of each rectangle (R, 4, 2) that the ``region`` (a mask) covers, on an 8 x 8
     grid of points in it."""
-    a, b, d = rects[:, 0], rects[:, 1], rects[:, 3]
-    pts = (a[:, None, None, :] + _GRID[None, :, None, None] * (b - a)[:, None, None, :]
-           + _GRID[None, None, :, None] * (d - a)[:, None, None, :])            # (R, 8, 8, 2)
     h, w = region.shape
-    xi = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-    return (region[yi, xi] > 0).reshape(len(rects), -1).mean(axis=1)
+    at = []
+    for i, size in ((0, w), (1, h)):      # x, then y: (R, 8, 8) each
+        a, b, d = rects[:, 0, i, None, None], rects[:, 1, i, None, None], rects[:, 3, i, None, None]
+        p = a + _GRID[:, None] * (b - a) + _GRID[None, :] * (d - a)
+        at.append(clipped(np.rint(p).astype(np.intp), 0, size - 1))
+    covered = np.count_nonzero(region.ravel().take(at[1] * w + at[0]).reshape(len(rects), -1), axis=1)
+    return covered / (_GRID.size * _GRID.size)
 
 
 def _best(rects: np.ndarray, gx: np.ndarray, gy: np.ndarray, points: np.ndarray,
@@ -221,7 +269,7 @@ def _best(rects: np.ndarray, gx: np.ndarray, gy: np.ndarray, points: np.ndarray,
     of the median gradient across each): a side may not stray onto a stripe of the table.
     Returns it and its score."""
     g = _line_strengths(gx, gy, rects.reshape(-1, 2), rects[:, _NEXT].reshape(-1, 2), SIDE_SAMPLES)
-    score = (np.median(g, axis=1).reshape(-1, 4).mean(axis=1) * _held(rects, points) ** 4
+    score = (median_of_rows(g).reshape(-1, 4).mean(axis=1) * _held(rects, points) ** 4
              * _filled(rects, region) ** 2)
     k = int(np.argmax(score))
     return rects[k], float(score[k])
