@@ -323,3 +323,19 @@ def test_enrollment_aligns_only_the_outlines_found_by_difference(holdout, tmp_pa
     assert new_shares[2] == pytest.approx(cv2.contourArea(aligned[2][2]) / (h * w))
     for i in set(range(len(found))) - {2, 5}:
         assert np.array_equal(aligned[i][2], found[i][2]), i
+
+
+def test_the_layout_alignment_leaves_what_it_cannot_align_as_it_was():
+    """Photos with nothing on them to line up (a blank frame: the alignment finds no
+    correlation) and an outline of no area keep their outlines; fewer photos than the layout
+    needs are not looked at."""
+    from farmbox.vision.cards.layout import LEAST_PHOTOS, aligned_to_the_deck
+
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    card = np.float32([[100, 100], [200, 100], [200, 250], [100, 250]])
+    point = np.float32([[10, 10]] * 4)
+    outlines = [card] * (LEAST_PHOTOS - 1) + [point]
+    aligned = aligned_to_the_deck([blank] * LEAST_PHOTOS, outlines, 0.65, [True] * LEAST_PHOTOS)
+    assert all(np.array_equal(a, q) for a, q in zip(aligned, outlines))
+    few = aligned_to_the_deck([blank] * 3, [card] * 3, 0.65, [True] * 3)
+    assert all(np.array_equal(a, card) for a in few)

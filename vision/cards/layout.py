@@ -115,7 +115,11 @@ def _aligned(layout: np.ndarray, crop: np.ndarray, turned: bool, quad: np.ndarra
     corners = cv2.perspectiveTransform(card[None], warp)[0]
     if turned:
         corners = np.roll(np.array([w - 1, h - 1], np.float32) - corners, 2, axis=0)   # back the right way up
-    moved = cv2.perspectiveTransform(corners[None].astype(np.float32), np.linalg.inv(_to_crop(quad, size)))[0]
+    try:
+        back = np.linalg.inv(_to_crop(quad, size))
+    except np.linalg.LinAlgError:
+        return None                  # an outline of no area: nothing to move
+    moved = cv2.perspectiveTransform(corners[None].astype(np.float32), back)[0]
     return _same_order(moved, _portrait(quad), quad)
 
 
