@@ -339,3 +339,17 @@ def test_the_layout_alignment_leaves_what_it_cannot_align_as_it_was():
     assert all(np.array_equal(a, q) for a, q in zip(aligned, outlines))
     few = aligned_to_the_deck([blank] * 3, [card] * 3, 0.65, [True] * 3)
     assert all(np.array_equal(a, card) for a in few)
+
+
+def test_square_cards_are_not_aligned_to_a_layout(holdout, tmp_path):
+    """A square card lies any of four ways up: the layout (learned two ways up) is not made,
+    and the outlines found stay as they are, however far off."""
+    from farmbox.vision.cards.layout import aligned_to_the_deck
+
+    shots, truth = _photos(holdout, tmp_path, 52, "tiles", "printed")
+    images = [image for _, image in shots]
+    outlines = [np.float32(t) for t in truth]
+    outlines[1] = _pulled(truth[1], 2, 0, 9.0)
+    assert _corner_error(aligned_to_the_deck(images, outlines, 0.65, [True] * len(images))[1], truth[1]) <= 3.0
+    square = aligned_to_the_deck(images, outlines, 0.95, [True] * len(images))
+    assert all(np.array_equal(a, q) for a, q in zip(square, outlines))

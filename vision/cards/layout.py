@@ -19,16 +19,19 @@ import numpy as np
 CROP_W = 100
 MARGIN = 0.1
 #: The layout is learned from this many photos on the table at least (a median of fewer is
-#: one card's art more than the deck's layout).
+#: one card's art more than the deck's layout), and of cards whose short side is at most this
+#: share of their long side: a square card lies any of four ways up, not one of two.
 LEAST_PHOTOS = 8
+SQUARE = 0.9
 #: Each outline is aligned twice, by the card's inside alone (its border's outer rim, this
 #: share of its width, left out: the table there differs from photo to photo) and by the
 #: whole card; the outline is moved only when the two agree within this many frame pixels.
 #: On twelve second-renderer boxes (576 photos), aligning by the inside alone moved the
 #: outlines of flat decks (a sky over a meadow and no frame: only the horizon to line up,
 #: and it lies higher on some cards than on others) off by 5-16 photos a box; by the whole
-#: card, a striped cloth round the card pulled 17 of 48 photos off.  Where the two agree,
-#: 16 outlines came nearer the card's own corners (by 2-10 pixels), none went farther.
+#: card, a striped cloth round the card pulled 17 of 48 photos off.  With both required (and
+#: :data:`LEAST`, :data:`MOST`), of the outlines enrollment found by difference there, 14 came
+#: nearer the card's own corners by more than 2 pixels and none went farther.
 RIM = 0.03
 AGREE = 2.5
 #: An outline is moved when a corner moves this share of the card's short side at least (the
@@ -144,8 +147,9 @@ def aligned_to_the_deck(photos: list[np.ndarray], outlines: list[np.ndarray], ra
     moved when its alignment by the card's inside and by the whole card agree
     (:data:`AGREE`) and it moves by more than the alignment's noise and less than a wrong
     alignment (:data:`LEAST`, :data:`MOST` of the card's short side); the others
-    are returned as they are, as all are with fewer than :data:`LEAST_PHOTOS` photos."""
-    if len(photos) < LEAST_PHOTOS or not any(which):
+    are returned as they are, as all are with fewer than :data:`LEAST_PHOTOS` photos or of
+    square cards (:data:`SQUARE`)."""
+    if len(photos) < LEAST_PHOTOS or ratio > SQUARE or not any(which):
         return list(outlines)
     size = (CROP_W, int(round(CROP_W / max(0.3, min(1.0, ratio)))))
     crops = [_crop(p, q, size) for p, q in zip(photos, outlines)]
