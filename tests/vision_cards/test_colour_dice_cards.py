@@ -303,31 +303,66 @@ def test_cards_found_and_not_read_are_left_out_too(box_with_cards, tmp_path, cap
     assert got[1] == 0 and got[0] >= full[0] - 1, (got, full)
 
 
-def test_a_cream_card_the_lens_makes_small_is_read_on_a_near_white_linen(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def cream_on_linen(tmp_path_factory):
+    """Box 22 of the independent renderer: painted dice and cream cards with a thin grey edge
+    on a near-white linen, under a leaning camera with a wide lens, 50 throws with 1-4 of a deck
+    of 8 cards round each; the deck enrolled through the command line: (folder, card model)."""
+    hold = bench_script("holdout_colour_dice")
+    folder = tmp_path_factory.mktemp("linen") / "painted-linen-22"
+    hold.write_set(folder, 22, "painted", "linen", 50, progress=False, cards=8)
+    model = folder / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(model)]) == 0
+    return folder, model
+
+
+def _cards_read(capsys, folder, model, scenes):
+    """Per scene name: (the cards laid in it, the card ids read in it)."""
+    where = json.loads((folder / "centres.json").read_text())
+    capsys.readouterr()
+    assert main(["vision", "read", "cards", "--model", str(model), "--json", *map(str, scenes)]) == 0
+    out = {}
+    for line in capsys.readouterr().out.strip().splitlines():
+        r = json.loads(line)
+        name = r["image"].rsplit("/", 1)[-1]
+        out[name] = (where[f"scenes/{name}"].get("cards", []), [c["id"] for c in r["cards"] if c["id"]])
+    return out
+
+
+def test_a_cream_card_the_lens_makes_small_is_read_on_a_near_white_linen(cream_on_linen, capsys):
     """Near the frame's corners a wide lens makes a card 0.6 of one at the centre.  A cream card
     on a near-white linen differs from it by its art only, and such an outline is a card when
     read as one of the deck with confidence: it was taken only from 0.7 of the enrolled card's
     size (a part of a card, its art's panel, is under 0.55), and the corners' cards were lost
-    (box 22, first 50 throws: 114 of 123 cards read)."""
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / "painted-linen-22"
-    hold.write_set(folder, 22, "painted", "linen", 50, progress=False, cards=8)
-    where = json.loads((folder / "centres.json").read_text())
-    model = tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "cards", str(folder / "enroll-cards"), "--model", str(model)]) == 0
-    capsys.readouterr()
-    scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
-    assert main(["vision", "read", "cards", "--model", str(model), "--json", *scenes]) == 0
-    laid = read = wrong = 0
-    for line in capsys.readouterr().out.strip().splitlines():
-        r = json.loads(line)
-        cards = where[f"scenes/{r['image'].rsplit('/', 1)[-1]}"].get("cards", [])
-        got = [c["id"] for c in r["cards"] if c["id"]]
-        laid += len(cards)
-        read += sum(min(cards.count(c), got.count(c)) for c in set(cards))
-        wrong += sum(c not in cards for c in got)
+    (first 50 throws: 114 of 123 cards read; 117 with it, 120 once the cards ringed by a thin
+    line and the near ones a leaning camera makes large were found too)."""
+    folder, model = cream_on_linen
+    read = _cards_read(capsys, folder, model, sorted((folder / "scenes").iterdir()))
+    laid = sum(len(cards) for cards, _ in read.values())
+    right = sum(min(cards.count(c), got.count(c)) for cards, got in read.values() for c in set(cards))
+    wrong = sum(c not in cards for cards, got in read.values() for c in got)
     assert laid >= 120 and wrong == 0
-    assert read >= laid - 6, (read, laid)
+    assert right >= laid - 3, (right, laid)
+
+
+def test_a_card_ringed_by_a_thin_line_and_a_card_the_camera_makes_large_are_found(cream_on_linen, capsys):
+    """On a near-white linen a cream card differs from the table by its art alone, and its thin
+    grey edge is too faint for the work frame's edge map: at full size the ring round it closes
+    only thickened by a pixel where its art comes near it (throws 44 and 45).  Throw 39's card
+    lies nearest a leaning camera: 1.3 times the enrolled card, 1.7 times the other two, and it
+    was dropped as two cards touching though nothing parts it.  Missed, each card's printed
+    dice stood beside the real ones ("more than one such die")."""
+    folder, model = cream_on_linen
+    scenes = [folder / "scenes" / f"throw-{k:04d}.jpg" for k in (39, 44, 45)]
+    read = _cards_read(capsys, folder, model, scenes)
+    for name, (cards, got) in read.items():
+        assert sorted(got) == sorted(cards), (name, got, cards)
+    capsys.readouterr()
+    dice = folder / "dice.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice)]) == 0
+    labels = json.loads((folder / "labels.json").read_text())
+    got = _read(capsys, "--model", str(dice), "--cards", str(model), *map(str, scenes))
+    assert _score(got, {n: labels[n] for n in read}) == (6, 0), got
 
 
 def test_cards_kept_out_do_not_raise_the_threshold_past_a_dark_die(tmp_path, capsys):

@@ -17,7 +17,7 @@ other make one bright region no quad fits: it is cut along the seam into two car
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -261,6 +261,11 @@ FINE_GROW = 0.5
 #: and sides.
 FINE_LOW = 0.2
 FINE_HIGH = 0.5
+#: The outside of a ring of the whole frame's edge map thickened by a pixel lies a pixel (at
+#: full size) outside the card's outline: grown by minus that in work-frame pixels.  Such a
+#: ring is taken last, where no card was found (:func:`_alone_rings`): round two cards
+#: overlapping it is one larger outline, which would win over theirs.
+RING_GROW = -0.7
 
 
 def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tuple[np.ndarray, float, float]]:
@@ -277,15 +282,22 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
         return []
     h, w = full.shape[:2]
     lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h
+    # a card's thin dark outline on a table as pale as its face (a cream card on linen): its
+    # hole inside is cut where the art comes near it, and its ring closes only thickened by a
+    # pixel: then its outside is the card's
+    # (only for a reader that knows its cards' shape and size: :func:`_alone_rings`)
+    rings: Sequence[np.ndarray] = ()
+    if options.ratio is not None and options.card_share:
+        rings, _ = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_NONE)
     out: list[tuple[np.ndarray, float, float]] = []
-    for c, link in zip(contours, hier[0]):
-        if link[3] < 0:
-            continue
+    for c, grow, base in [(c, FINE_GROW, FINE_BASE) for c, link in zip(contours, hier[0]) if link[3] >= 0] \
+            + [(c, RING_GROW, 0.0) for c in rings]:
         a = cv2.contourArea(c)
         if lo <= a <= hi:
             # back to the work frame; densely enough for the outline-length test
             pts = (c.reshape(-1, 2).astype(np.float32) * scale)
-            out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), FINE_GROW, FINE_BASE))
+            out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), grow, base))
     return out
 
 
@@ -293,6 +305,10 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
 #: is a part of a card.  A wide lens makes cards at the frame's edge some 0.75 of one at its
 #: centre; the parts found (half an art panel) are 0.3-0.5.
 PART_OF_CARD = 0.55
+
+#: The largest a card may look against what one covered in the enrollment photos: the near
+#: cards under a leaning camera with a wide lens came to 1.3 on the second renderer's boxes.
+LARGEST_CARD = 1.5
 
 #: Degrees a card's corner may be off a right angle (a card seen from nearly above).
 SQUARE = 16.0
@@ -413,6 +429,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     min_points = 2.4 * np.sqrt(options.min_area * frame_area * 0.7)
     blobs: list[np.ndarray] = []   # bright regions, uncut: two cards touching make one
     extra = _fine_holes(full, scale, options)
+    rings: list[tuple[np.ndarray, np.ndarray]] = []   # (quad, contour): see _alone_rings
     for contour, grow, base in _candidates(gray) + extra:
         if grow == 0.0:
             blobs.append(contour)
@@ -427,6 +444,9 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         quad = order_corners(quad)
         qa = cv2.contourArea(quad)
         if qa <= 0 or area / qa < 0.82 or not _square_enough(quad, 30.0):
+            continue
+        if grow == RING_GROW:
+            rings.append((quad, contour))
             continue
         found.append((qa * base, quad, contour, grow))
     found.sort(key=lambda t: -t[0])
@@ -493,6 +513,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         return False
 
     banned: set[int] = set()
+    too_big: set[int] = set()   # banned as two cards' size (not for a seam across them)
     centres = [tuple(float(x) for x in f[1].sum(axis=0) / 4) for f in found]
     for _ in range(3):
         # keep the largest of nested or repeated outlines
@@ -531,6 +552,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if not big and not seamed:
             break
         banned |= big | seamed
+        too_big |= big
     one = card_size(_sizes(kept))
     if options.ratio is not None and one is not None:
         against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one)
@@ -551,6 +573,10 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
                 final(i)
             alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, enrolled, fine)
             kept = [k for j, k in enumerate(kept) if j not in parts] + alone
+    if options.ratio is not None and enrolled is not None:
+        kept += _alone_rings(rings, kept, fits, gx, gy)
+        kept += _left_whole([q for q in (refined.get(i) for i in sorted(too_big))
+                             if q is not None and cv2.contourArea(q) <= LARGEST_CARD * enrolled], kept)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         sizes = _sizes(kept)
         kept = [half for n, q in enumerate(kept)
@@ -939,6 +965,50 @@ def _closed_at_the_seam(half: np.ndarray, facing: int, fits: Callable[..., bool]
     return closed if fits(closed, sides=False) else None
 
 
+def _centre(q: np.ndarray) -> tuple[float, float]:
+    x, y = (float(v) for v in q.sum(axis=0) / 4)
+    return x, y
+
+
+def _apart(q: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether the quad ``q`` holds the centre of none of ``others`` and its centre lies in none."""
+    c = _centre(q)
+    return not any(cv2.pointPolygonTest(k, c, False) >= 0 or cv2.pointPolygonTest(q, _centre(k), False) >= 0
+                   for k in others)
+
+
+def _alone_rings(rings: list[tuple[np.ndarray, np.ndarray]], kept: list[np.ndarray], fits: Callable[..., bool],
+                 gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+    """The cards found only as a ring of the whole frame's edge map thickened by a pixel
+    (``rings``: quad and outline, :func:`_fine_holes`), largest first: a card's shape along
+    the image's edges, :func:`_apart` from the cards found and overlapping none by more than
+    :data:`AGAINST_COVERED`."""
+    out: list[np.ndarray] = []
+    for quad, contour in sorted(rings, key=lambda r: -cv2.contourArea(r[0])):
+        if not _apart(quad, kept + out):    # most rings are round a card found
+            continue
+        q = _snap_out(order_corners(_grow(_refine(quad, contour), RING_GROW)), gx, gy)
+        area = cv2.contourArea(q)
+        if fits(q) and _apart(q, kept + out) and \
+                all(common_area(q, k) <= AGAINST_COVERED * min(area, cv2.contourArea(k)) for k in kept + out):
+            out.append(q)
+    return out
+
+
+def _left_whole(big: list[np.ndarray], kept: list[np.ndarray]) -> list[np.ndarray]:
+    """The outlines left out as two cards' size (``big``: those no larger than
+    :data:`LARGEST_CARD`) :func:`_apart` from the cards found, largest first, each only where
+    no other such outline was kept: one card near a leaning camera is 1.7 times the size of
+    the far ones (the median it was measured against), and no finder step found two cards in
+    it.  The reader reads it as one card, else looks at it as two
+    (:meth:`.read.CardReader._split`)."""
+    out: list[np.ndarray] = []
+    for q in sorted(big, key=lambda q: -cv2.contourArea(q)):
+        if _apart(q, kept + out):
+            out.append(q)
+    return out
+
+
 def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOptions,
                  med: float) -> list[np.ndarray]:
     """Two cards lying long side to long side, found only as one quad about twice a card's
@@ -961,11 +1031,6 @@ def _split_pairs(big: list[np.ndarray], kept: list[np.ndarray], options: FindOpt
                 continue
             if not options.min_ratio <= r <= options.max_ratio:
                 continue
-            c = tuple(float(x) for x in half.sum(axis=0) / 4)
-            if any(cv2.pointPolygonTest(k, c, False) >= 0 for k in kept + out):
-                continue
-            if any(cv2.pointPolygonTest(half, tuple(float(x) for x in k.sum(axis=0) / 4), False) >= 0
-                   for k in kept + out):
-                continue
-            out.append(half)
+            if _apart(half, kept + out):
+                out.append(half)
     return out

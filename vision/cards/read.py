@@ -20,7 +20,7 @@ import numpy as np
 from farmbox.vision.files import VisionInputError, load_colour_image
 
 from .describe import rectify_to
-from .find import PART_OF_CARD, FindOptions, common_area, find_cards, offset, side_ratio
+from .find import LARGEST_CARD, PART_OF_CARD, FindOptions, common_area, find_cards, offset, side_ratio
 from .layout import aligned_to_the_deck
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
@@ -339,7 +339,7 @@ class CardReader:
 #: a patch of felt; or a cream card on a near-white cloth, which differs by its art only) is
 #: a card when it has a card's size (this range of the deck's card share) and is read as one
 #: with at least this confidence.
-DOUBTFUL_SIZE = (PART_OF_CARD, 1.5)
+DOUBTFUL_SIZE = (PART_OF_CARD, LARGEST_CARD)
 DOUBTFUL_CONFIDENCE = 0.9
 #: An outline not read and smaller than this share of a card (the enrollment's, same camera)
 #: may be a panel of its art whose border the table hides (a cream border on a cream stripe):
