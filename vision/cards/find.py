@@ -514,7 +514,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
 
     banned: set[int] = set()
     too_big: set[int] = set()   # banned as two cards' size (not for a seam across them)
-    centres = [tuple(float(x) for x in f[1].sum(axis=0) / 4) for f in found]
+    centres: list[tuple[float, ...]] = [_centre(f[1]) for f in found]
     for _ in range(3):
         # keep the largest of nested or repeated outlines
         kept_i: list[int] = []
