@@ -375,3 +375,14 @@ def test_cards_kept_out_do_not_raise_the_threshold_past_a_dark_die(tmp_path, cap
     scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
     right, wrong = _score(_read(capsys, "--model", str(dice_model), "--cards", str(card_model), *scenes), labels)
     assert wrong == 0 and right >= 38, right
+
+
+def test_a_cards_grey_edge_band_is_not_a_second_white_die(tmp_path, capsys):
+    """On a pale tiled floor (box 12 of the independent renderer) the grey band along a card's
+    edge, beside the white die, is the white die's size and grey: it was taken for a second
+    white die ("more than one such die"), and in throw 11 it was the nearer the enrolled size.
+    A die is solid: most of its hull differs from the table, the band's a tenth of it."""
+    folder, labels, dice_model, card_model = _box_set(tmp_path, 12, "pips", "tiles", 12, 8)
+    scene = folder / "scenes" / "throw-0011.jpg"
+    got = _read(capsys, "--model", str(dice_model), "--cards", str(card_model), str(scene))
+    assert got[0]["dice"] == labels[scene.name], got
