@@ -2,20 +2,21 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py requirements-dev.lock | cksum | cut -d' ' -f1)
 
 .PHONY: all demo test check bench clean venv pi-check
 
 all: test
 
-$(STAMP): pyproject.toml setup.py
+# Exact versions (requirements-dev.lock): a new numpy or OpenCV upstream cannot change a test.
+$(STAMP): pyproject.toml setup.py requirements-dev.lock
 	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
 	  echo "python3-venv is missing; installing it with apt-get" >&2; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq python3-venv; fi; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check --constraint requirements-dev.lock -e '.[test]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
