@@ -17,11 +17,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:  # OpenCV and numpy are slow to import: only where a frame is handled
     import cv2
     import numpy as np
+    import numpy.typing as npt
 
 from farmbox.hw.config import CameraConfig
 
@@ -33,7 +34,7 @@ class CameraGone(OSError):
 
 
 class Camera(Protocol):
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         """The next frame (BGR, H x W x 3); raises CameraGone."""
         ...
 
@@ -54,7 +55,7 @@ class CaptureCamera:
         self._closed = False
         self._open()
 
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         if self._closed:
             raise CameraGone(f"camera {self.source}: closed")
         if self._capture is None:
@@ -120,7 +121,7 @@ class FolderCamera:
             raise CameraGone(f"camera {self.source}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self.position = 0
 
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         if self.position >= len(self.files):
             if not self.loop:
                 raise CameraGone(f"camera {self.source}: no more images")
@@ -132,7 +133,7 @@ class FolderCamera:
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise CameraGone(f"camera {self.source}: cannot read image {path.name}")
-        return frame
+        return cast("npt.NDArray[np.uint8]", frame)  # IMREAD_COLOR: always H x W x 3 uint8
 
     def close(self) -> None:
         self.position = len(self.files)
@@ -149,13 +150,13 @@ class FeedCamera:
     def __init__(self, timeout: float = 1.0) -> None:
         self.timeout = timeout
         self.source = "feed"
-        self._frames: deque[np.ndarray] = deque()
-        self._last: np.ndarray | None = None
+        self._frames: deque[npt.NDArray[np.uint8]] = deque()
+        self._last: npt.NDArray[np.uint8] | None = None
         self._plugged = True
         self._closed = False
         self._changed = threading.Condition()
 
-    def push(self, frame: np.ndarray) -> None:
+    def push(self, frame: npt.NDArray[np.uint8]) -> None:
         """Queue ``frame`` (BGR uint8, H x W x 3) for reading."""
         with self._changed:
             self._frames.append(_bgr(frame))
@@ -177,7 +178,7 @@ class FeedCamera:
     def plugged(self) -> bool:
         return self._plugged
 
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         with self._changed:
             self._changed.wait_for(lambda: self._frames or self._last is not None
                                    or not self._plugged or self._closed, self.timeout)
@@ -216,7 +217,7 @@ class PiCamera:
         except Exception as exc:  # no camera on the ribbon: IndexError, RuntimeError ...
             raise CameraGone(f"camera picamera2: cannot start it: {exc or type(exc).__name__}") from None
 
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         try:
             return _bgr(self._camera.capture_array("main"))
         except Exception as exc:
@@ -242,7 +243,7 @@ class ReopeningCamera:
         self.reason = reason
         self._camera: Camera | None = None
 
-    def read(self) -> np.ndarray:
+    def read(self) -> npt.NDArray[np.uint8]:
         if self._camera is None:
             self._camera = open_camera(self.config)  # raises CameraGone while still missing
         return self._camera.read()  # type: ignore[union-attr]
@@ -268,7 +269,7 @@ def open_camera(config: CameraConfig) -> Camera | None:
     raise ValueError(f"camera: unknown source {config.source!r}")
 
 
-def _bgr(frame: Any) -> np.ndarray:
+def _bgr(frame: Any) -> npt.NDArray[np.uint8]:
     import numpy as np
 
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 \

@@ -129,11 +129,12 @@ def align(target: np.ndarray | None, moving: np.ndarray, prepared: np.ndarray | 
     # the whole image counts: the same as no mask (which the stub's 7-argument form cannot say)
     whole = np.ones(ms.shape[:2], np.uint8)
     try:
-        _, warp = cv2.findTransformECC(ts, ms, start, ECC_MOTION,
+        _, solved = cv2.findTransformECC(ts, ms, start, ECC_MOTION,
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, 1e-3),
                                        whole, 3)
     except cv2.error:
         return moving
+    warp = np.asarray(solved, np.float32)
     warp[:, 2] *= 2
     if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 0.1 * m.shape[1]:
         return moving

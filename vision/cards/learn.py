@@ -303,7 +303,7 @@ def augmented(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray, 
         a2 = rng.uniform(0, 2 * np.pi)
         edge = ((xx / sw - 0.5) * np.cos(a2) + (yy / sh - 0.5) * np.sin(a2)) - rng.uniform(-0.3, 0.3)
         soft = float(rng.uniform(0.005, 0.12))
-        light = light * (1.0 - float(rng.uniform(0.1, 0.45)) / (1.0 + np.exp(-edge / soft)))
+        light = light * (1.0 - float(rng.uniform(0.1, 0.45)) / (1.0 + np.exp(np.minimum(-edge / soft, 80.0))))
     small = small * (gains * exposure)[None, None, :] * light[..., None]
     if rng.random() < GLARE:
         # reflected light adds in linear light (the camera's values to the power GAMMA), and

@@ -164,7 +164,7 @@ def matching(mask: np.ndarray, quad: np.ndarray, image: np.ndarray) -> float:
 def _inside(mask: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Where ``quad`` (pixels of ``mask``) lies, as a bool array of the mask's size."""
     inside = np.zeros_like(mask)
-    cv2.fillPoly(inside, [np.rint(quad).astype(np.int32)], 255)
+    cv2.fillPoly(inside, [np.rint(quad).astype(np.int32)], (255,))
     return inside > 0
 
 
@@ -443,8 +443,8 @@ def _clear(mask: np.ndarray, found: list[np.ndarray], s: float, rim: int) -> Non
     scale) and ``rim`` pixels round them, and the specks left."""
     for q in found:
         pts = [np.rint(q * s).astype(np.int32)]
-        cv2.fillPoly(mask, pts, 0)
-        cv2.polylines(mask, pts, True, 0, rim)
+        cv2.fillPoly(mask, pts, (0,))
+        cv2.polylines(mask, pts, True, (0,), rim)
     cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8), dst=mask)
 
 

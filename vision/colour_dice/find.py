@@ -109,7 +109,7 @@ def masked_median(cells: np.ndarray, hidden: np.ndarray, k: int = 5) -> np.ndarr
     while todo.any():
         r = k // 2
         padded = np.pad(values, ((r, r), (r, r), (0, 0)), constant_values=np.nan)
-        windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(0, 1))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(0, 1))  # type: ignore[call-overload, unused-ignore]
         ys, xs = np.nonzero(todo)
         near = windows[ys, xs]                       # N x C x k x k
         enough = (~np.isnan(near[:, 0])).sum(axis=(-2, -1)) >= need
@@ -281,7 +281,7 @@ def convex_parts(fg: np.ndarray, limit: float, join: int = 5) -> np.ndarray:
     out = fg.copy()
     for c in contours:
         if cv2.contourArea(c) <= limit:
-            cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+            cv2.fillConvexPoly(out, cv2.convexHull(c), (255,))
     return out
 
 
@@ -297,7 +297,7 @@ def hull_within(mask: np.ndarray, parts: np.ndarray, limit: float) -> np.ndarray
         inside = (labels[y:y + h, x:x + w] == i) & (mask[y:y + h, x:x + w] > 0)
         points = cv2.findNonZero(inside.astype(np.uint8))
         if points is not None and len(points) >= 3:
-            cv2.fillConvexPoly(out, cv2.convexHull(points + np.array([x, y], np.int32)), 255)
+            cv2.fillConvexPoly(out, cv2.convexHull(points + np.array([x, y], np.int32)), (255,))
     return out
 
 
@@ -329,7 +329,7 @@ def balanced(frame: Frame, white: np.ndarray) -> Frame:
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
+    cv2.drawContours(out, contours, -1, (255,), -1)
     return out
 
 
@@ -414,7 +414,7 @@ def mark_patch(frame: Frame, blob: DieBlob, convex: bool = True) -> np.ndarray |
     if convex:
         contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+            cv2.fillConvexPoly(hull, cv2.convexHull(c), (255,))
     else:
         hull = blob.mask
     inner = cv2.erode(cv2.bitwise_and(hull, frame.foreground[win]), np.ones((3, 3), np.uint8))

@@ -129,7 +129,7 @@ def _same_object(a: Blob, b: Blob) -> bool:
 def _colour_share(labels: np.ndarray, blob: Blob, scale: float, label: int) -> float:
     """Share of the working-image pixels inside ``blob`` labelled ``label``."""
     mask = np.zeros(labels.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
     inside = mask > 0
     return float((labels[inside] == label).sum()) / max(1, int(inside.sum()))
 

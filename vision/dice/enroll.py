@@ -316,7 +316,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         if blob is None:
             raise ValueError(f"sample {name}: no die found on the table")
         hull = np.zeros(body.shape, np.uint8)
-        cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+        cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
         body &= hull.astype(bool)
         first_areas.append(blob.area)
         at_edge.append(blob.touches_border)

@@ -206,10 +206,10 @@ class DiceReader:
         for blob in seen or []:
             if blob is not None:
                 still = np.zeros(faint.shape, np.uint8)
-                cv2.fillConvexPoly(still, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), 1)
+                cv2.fillConvexPoly(still, np.round((blob.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
                 r = max(1, int(round(0.15 * blob.radius * scale)))
-                still = cv2.dilate(still, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-                faint &= still == 0
+                grown = cv2.dilate(still, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+                faint &= grown == 0
         area = m.scaled_area(die, frame.shape[1])
         blob = blob_of(faint, work_scale(frame), 0.35 * area)
         return blob is not None and blob.area > 0.5 * area

@@ -177,7 +177,7 @@ def _rounded_mask() -> np.ndarray:
     cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
     cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
     for x, y in [(r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)]:
-        cv2.circle(m, (x, y), r, 255, -1, cv2.LINE_AA)
+        cv2.circle(m, (x, y), r, (255,), -1, cv2.LINE_AA)
     return m
 
 

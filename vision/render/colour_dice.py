@@ -65,7 +65,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
     outline = np.zeros((h, w), np.float32)
     off = np.array([rng.uniform(2, 8), rng.uniform(2, 8)], np.float32)
     cv2.fillConvexPoly(outline, np.round(np.vstack([top_pts, base_pts]) + off).astype(np.int32)[[0, 1, 2, 3]],
-                       1.0, cv2.LINE_AA)
+                       (1.0,), cv2.LINE_AA)
     if art == "tile":  # a lamp close by: a hard, darker shadow
         shadow = cv2.GaussianBlur(outline, (0, 0), 1.2) * rng.uniform(0.35, 0.6)
     else:
@@ -103,7 +103,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
         gx, gy = cx + rng.uniform(-0.3, 0.3) * size, cy + rng.uniform(-0.3, 0.3) * size
         glint = np.zeros((h, w), np.float32)
         cv2.ellipse(glint, (int(gx), int(gy)), (max(1, int(size * 0.12)), max(1, int(size * 0.05))),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
+                    float(rng.uniform(0, 180)), 0, 360, (1.0,), -1, cv2.LINE_AA)
         glint = cv2.GaussianBlur(glint, (0, 0), size * 0.03) * rng.uniform(0.0, 0.5)
         canvas += (glint * 255)[..., None] * (1 - canvas / 300.0)
     else:
@@ -112,7 +112,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
                    paint.tolist(), -1, cv2.LINE_AA, shift=4)
     # a gentle highlight across the top face
     glow = np.zeros((h, w), np.float32)
-    cv2.fillConvexPoly(glow, np.round(top_pts).astype(np.int32), 1.0, cv2.LINE_AA)
+    cv2.fillConvexPoly(glow, np.round(top_pts).astype(np.int32), (1.0,), cv2.LINE_AA)
     glow = cv2.GaussianBlur(glow, (0, 0), size * 0.2) * rng.uniform(0.0, 0.08)
     canvas *= (1 + glow)[..., None]
 

@@ -355,7 +355,7 @@ def _draw_shadow(shade: np.ndarray, cam: Camera, verts: np.ndarray, light: np.nd
     ground[:, 2] = 0
     pts = cam.project(ground).astype(np.float32)
     hull = cv2.convexHull(pts).astype(np.int32)
-    cv2.fillConvexPoly(shade, hull, strength, cv2.LINE_AA)
+    cv2.fillConvexPoly(shade, hull, (strength,), cv2.LINE_AA)
 
 
 def _draw_die(img: np.ndarray, cam: Camera, pose: DiePose, light: np.ndarray, rng_shade: float,
@@ -377,7 +377,7 @@ def _draw_die(img: np.ndarray, cam: Camera, pose: DiePose, light: np.ndarray, rn
         patch = cv2.warpPerspective(_texture(pose.die, LAYOUT[pose.die][k], art), hmat, (x1 - x0, y1 - y0),
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillConvexPoly(mask, (dst - [x0, y0]).astype(np.int32), 1.0, cv2.LINE_AA)
+        cv2.fillConvexPoly(mask, (dst - [x0, y0]).astype(np.int32), (1.0,), cv2.LINE_AA)
         lambert = max(0.0, float(normals[k] @ light))
         shade = rng_shade * (0.3 + 0.62 * lambert)
         roi = img[y0:y1, x0:x1]
@@ -444,8 +444,8 @@ def _compose(rng: np.random.Generator, setup: Setup, poses: list[DiePose], *, li
         shade = np.zeros(setup.camera.size[::-1], np.float32)
         for p in moved:
             _draw_shadow(shade, setup.camera, p.world()[0], light, strength)
-        shade = cv2.GaussianBlur(shade, (0, 0), 4.0)
-        img = setup.table * (1 - shade[..., None])
+        blurred = cv2.GaussianBlur(shade, (0, 0), 4.0)
+        img = setup.table * (1 - blurred[..., None])
         for p in sorted(moved, key=lambda q: -(q.x ** 2 + q.y ** 2)):
             _draw_die(img, setup.camera, p, light, brightness, setup.art)
         if total is None:
