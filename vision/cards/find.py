@@ -266,6 +266,11 @@ FINE_HIGH = 0.5
 #: ring is taken last, where no card was found (:func:`_alone_rings`): round two cards
 #: overlapping it is one larger outline, which would win over theirs.
 RING_GROW = -0.7
+#: The hole of such a ring lies inside the card's outline by the ring's width (the line and the
+#: pixel it was thickened by, each way): grown by that in work-frame pixels.  Where a card
+#: touches another at a corner, the outside of the ring goes round both; the hole is the card's
+#: (taken only then: inside a ring round one card the hole is cut where the art comes near).
+RING_HOLE_GROW = 2.0
 
 
 def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tuple[np.ndarray, float, float]]:
@@ -287,12 +292,15 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
     # pixel: then its outside is the card's
     # (only for a reader that knows its cards' shape and size: :func:`_alone_rings`)
     rings: Sequence[np.ndarray] = ()
+    ring_links: Sequence[np.ndarray] = ()
     if options.ratio is not None and options.card_share:
-        rings, _ = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
-                                    cv2.CHAIN_APPROX_NONE)
+        rings, ring_hier = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_CCOMP,
+                                            cv2.CHAIN_APPROX_NONE)
+        ring_links = ring_hier[0] if ring_hier is not None else ()
     out: list[tuple[np.ndarray, float, float]] = []
     for c, grow, base in [(c, FINE_GROW, FINE_BASE) for c, link in zip(contours, hier[0]) if link[3] >= 0] \
-            + [(c, RING_GROW, 0.0) for c in rings]:
+            + [(c, RING_GROW if link[3] < 0 else RING_HOLE_GROW, 0.0) for c, link in zip(rings, ring_links)
+               if link[3] < 0 or cv2.contourArea(rings[link[3]]) > LARGEST_CARD * (options.card_share or 0.0) * w * h]:
         a = cv2.contourArea(c)
         if lo <= a <= hi:
             # back to the work frame; densely enough for the outline-length test
@@ -429,7 +437,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     min_points = 2.4 * np.sqrt(options.min_area * frame_area * 0.7)
     blobs: list[np.ndarray] = []   # bright regions, uncut: two cards touching make one
     extra = _fine_holes(full, scale, options)
-    rings: list[tuple[np.ndarray, np.ndarray]] = []   # (quad, contour): see _alone_rings
+    rings: list[tuple[np.ndarray, np.ndarray, float]] = []   # (quad, contour, grow): see _alone_rings
     for contour, grow, base in _candidates(gray) + extra:
         if grow == 0.0:
             blobs.append(contour)
@@ -445,8 +453,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         qa = cv2.contourArea(quad)
         if qa <= 0 or area / qa < 0.82 or not _square_enough(quad, 30.0):
             continue
-        if grow == RING_GROW:
-            rings.append((quad, contour))
+        if grow in (RING_GROW, RING_HOLE_GROW):
+            rings.append((quad, contour, grow))
             continue
         found.append((qa * base, quad, contour, grow))
     found.sort(key=lambda t: -t[0])
@@ -574,9 +582,9 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             alone, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, enrolled, fine)
             kept = [k for j, k in enumerate(kept) if j not in parts] + alone
     if options.ratio is not None and enrolled is not None:
-        kept += _alone_rings(rings, kept, fits, gx, gy)
         kept += _left_whole([q for q in (refined.get(i) for i in sorted(too_big))
                              if q is not None and cv2.contourArea(q) <= LARGEST_CARD * enrolled], kept)
+        kept += _alone_rings(rings, kept, fits, gx, gy, enrolled)
     if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
         sizes = _sizes(kept)
         kept = [half for n, q in enumerate(kept)
@@ -809,9 +817,9 @@ def _pair_regions(blobs: list[np.ndarray], kept: list[np.ndarray], areas: list[f
         # the cluster without the cards found in it (a little grown: their outline and shadow)
         x, y, w, h = cv2.boundingRect(blob)
         mask = np.zeros((h + 2, w + 2), np.uint8)
-        cv2.drawContours(mask, [blob - [x - 1, y - 1]], -1, 255, -1)
+        cv2.drawContours(mask, [blob - [x - 1, y - 1]], -1, (255,), -1)
         for i in inside:
-            cv2.fillConvexPoly(mask, np.round(offset(kept[i], 2.0) - [x - 1, y - 1]).astype(np.int32), 0)
+            cv2.fillConvexPoly(mask, np.round(offset(kept[i], 2.0) - [x - 1, y - 1]).astype(np.int32), (0,))
         left = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         rest, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in rest:
@@ -977,19 +985,20 @@ def _apart(q: np.ndarray, others: list[np.ndarray]) -> bool:
                    for k in others)
 
 
-def _alone_rings(rings: list[tuple[np.ndarray, np.ndarray]], kept: list[np.ndarray], fits: Callable[..., bool],
-                 gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+def _alone_rings(rings: list[tuple[np.ndarray, np.ndarray, float]], kept: list[np.ndarray], fits: Callable[..., bool],
+                 gx: np.ndarray, gy: np.ndarray, enrolled: float) -> list[np.ndarray]:
     """The cards found only as a ring of the whole frame's edge map thickened by a pixel
-    (``rings``: quad and outline, :func:`_fine_holes`), largest first: a card's shape along
-    the image's edges, :func:`_apart` from the cards found and overlapping none by more than
-    :data:`AGAINST_COVERED`."""
+    (``rings``: quad, outline and how much to grow it, :func:`_fine_holes`), largest first: a card's shape along
+    the image's edges and a card's size against the ``enrolled`` one (:data:`PART_OF_CARD` to
+    :data:`LARGEST_CARD`: between cards lying close the table is ringed too),
+    :func:`_apart` from the cards found and overlapping none by more than :data:`AGAINST_COVERED`."""
     out: list[np.ndarray] = []
-    for quad, contour in sorted(rings, key=lambda r: -cv2.contourArea(r[0])):
+    for quad, contour, grow in sorted(rings, key=lambda r: -cv2.contourArea(r[0])):
         if not _apart(quad, kept + out):    # most rings are round a card found
             continue
-        q = _snap_out(order_corners(_grow(_refine(quad, contour), RING_GROW)), gx, gy)
+        q = _snap_out(order_corners(_grow(_refine(quad, contour), grow)), gx, gy)
         area = cv2.contourArea(q)
-        if fits(q) and _apart(q, kept + out) and \
+        if fits(q) and PART_OF_CARD <= area / enrolled <= LARGEST_CARD and _apart(q, kept + out) and \
                 all(common_area(q, k) <= AGAINST_COVERED * min(area, cv2.contourArea(k)) for k in kept + out):
             out.append(q)
     return out
