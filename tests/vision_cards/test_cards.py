@@ -245,14 +245,23 @@ def test_a_card_cut_short_by_the_card_over_it_is_not_fitted_into_that_card(tmp_p
     outline is the card cut short, its second mark hidden.  Fitted to the deck, its side
     moved out into horse-4 and took in horse-4's red mark: read as its twin chick-3 with full
     confidence (the one wrong read on 200 overlap tables).  A side is not moved into another
-    card found, so it stays unread; the card over it is read."""
+    card found deeper than the outlines' own precision (:data:`FIT_INTO`, 2 pixels), so it
+    stays unread.  With OpenCV 5.1 the chick's side went 3.4 pixels into the horse, within the
+    earlier limit (5% of the horse), and the twin was read again; the horse, whose outline the
+    chick's cut into, needs 3 pixels into the chick's and is reported unread now, never as
+    another card."""
     enrollment_samples(tmp_path, "funfarm", per_card=2, seed=424242)
     reader = CardReader(enroll(tmp_path))
     s = scene(53_000_164, "funfarm", count=8, overlap=0.3)
-    got = [r.id for r in reader.read(s.image)]
+    readings = reader.read(s.image)
+    got = [r.id for r in readings]
     truth = {c.id for c in s.cards}
-    assert "chick-3" not in got and "horse-4" in got
+    assert "chick-3" not in got
     assert all(i is None or i in truth for i in got)
+    # the horse over the chick is reported where it lies, as horse-4 or unread
+    horse = next(np.float32(c.corners) for c in s.cards if c.id == "horse-4")
+    at_horse = [r.id for r in readings if cv2.pointPolygonTest(horse, tuple(map(float, r.corners.mean(axis=0))), False) > 0]
+    assert at_horse and set(at_horse) <= {"horse-4", None}, at_horse
 
 
 def test_a_card_under_another_found_card_is_reported_covered():
