@@ -197,7 +197,7 @@ def _share_inside(blob: DieBlob, mask: np.ndarray) -> float:
     hull = np.zeros_like(blob.mask)
     contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
-        hull = cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+        hull = cv2.fillConvexPoly(hull, cv2.convexHull(c), (255,))
     inside = hull > 0
     return float(np.count_nonzero(mask[blob.window][inside])) / max(1, int(np.count_nonzero(inside)))
 
@@ -468,7 +468,7 @@ def card_masks(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
         if q.shape[0] < 3 or not np.isfinite(q).all() or cv2.contourArea(q) < least:
             continue
         mask = np.zeros(size, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), (1,))
         out.append(mask > 0)
     return out
 
