@@ -415,3 +415,17 @@ def test_a_card_touching_another_at_a_corner_is_found_by_the_hole_of_their_ring(
         assert sorted(got) == sorted(cards), (name, got, cards)
     got = _read(capsys, "--model", str(dice_model), "--cards", str(card_model), str(scene))
     assert got[0]["dice"] == labels[scene.name], got
+
+
+def test_the_ring_round_the_dark_die_found_late_is_no_pale_die(cream_on_linen, capsys):
+    """Throw 15 of box 22: the dark die is first taken where a card's dark art lies and read
+    later where it lies, and the pale ring of its shadow and sides round it was a second white
+    die ("more than one such die").  Round the dark die found first that ring is passed over;
+    so it is round the dark die read later."""
+    folder, model = cream_on_linen
+    dice = folder / "dice-15.json"
+    assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(dice)]) == 0
+    labels = json.loads((folder / "labels.json").read_text())
+    scene = folder / "scenes" / "throw-0015.jpg"
+    got = _read(capsys, "--model", str(dice), "--cards", str(model), str(scene))
+    assert got[0]["dice"] == labels[scene.name], got

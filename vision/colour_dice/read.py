@@ -548,6 +548,28 @@ def _read_by_marks(frame: Frame, model: ColourDiceModel, names: list[str],
             read_at[name] = (frame, by_mark)
 
 
+def _pale_apart_from_dark(model: ColourDiceModel, names: list[str], results: dict[str, tuple[str | None, float, str]],
+                          found_at: dict[str, tuple[Frame, list[DieBlob]]],
+                          read_at: dict[str, tuple[Frame, DieBlob]]) -> None:
+    """The pale die ``names[1]``, "more than one such die" while the dark die was first taken
+    elsewhere (a card's dark art) and read later where it lies: the pale ring of its shadow and
+    sides round it (within :data:`NEAR_DARK` of its centre, on a pale table) is no pale die,
+    as it is when the dark die is found first (:func:`_find_die_off`); read without it."""
+    dark, pale = names
+    if results[pale][2] != "more than one such die" or dark not in read_at or pale not in found_at:
+        return
+    at = read_at[dark][1].centre
+    seen, found = found_at[pale]
+    if not _pale_table(seen, model, at):
+        return
+    near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+    apart = [b for b in found if np.hypot(b.centre[0] - at[0], b.centre[1] - at[1]) >= near]
+    if apart and len(apart) < len(found):
+        results[pale] = _read_found(seen, model, pale, apart)
+        if results[pale][0] is not None:
+            read_at[pale] = (seen, apart[0])
+
+
 def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.ndarray] = (),
                unread: Sequence[np.ndarray] = ()) -> DiceReading:
     """Read both dice in one frame; ``cards``: the outlines (corners, frame pixels) of the
@@ -607,6 +629,8 @@ def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
             # ... and the dark die's blob that took in the pale die is looked for again beside it
             _dark_beside(frame, model, names, read_at[names[1]][1], results, read_at, other)
             _read_by_marks(frame, model, names, results, read_at)
+    if len(names) == 2:
+        _pale_apart_from_dark(model, names, results, found_at, read_at)
     dice = {name: colour for name, (colour, _, _) in results.items()}
     reasons = {name: why for name, (_, _, why) in results.items() if why}
     confidence = min(conf for _, conf, _ in results.values()) if results else 0.0
