@@ -148,10 +148,16 @@ def _find_die_off(frame: Frame, model: ColourDiceModel, name: str,
     it than a die touching it can."""
     found, why = _find_die(frame, model, name, other_body_max=None if dark_centre is None else OTHER_BODY_PLACED)
     if dark_centre is not None and _pale_table(frame, model, dark_centre):
-        near = NEAR_DARK * max(d.side_px for d in model.dice.values())
-        found = [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
+        found = _away_from_dark(model, found, dark_centre)
         why = why or ("" if found else "die not found")
     return found, why
+
+
+def _away_from_dark(model: ColourDiceModel, found: list[DieBlob], dark_centre: tuple[float, float]) -> list[DieBlob]:
+    """The blobs of ``found`` at least :data:`NEAR_DARK` from the dark die's centre (nearer,
+    on a pale table, lies what is left of the pale ring round it)."""
+    near = NEAR_DARK * max(d.side_px for d in model.dice.values())
+    return [b for b in found if np.hypot(b.centre[0] - dark_centre[0], b.centre[1] - dark_centre[1]) >= near]
 
 
 def _pale_table(frame: Frame, model: ColourDiceModel, at: tuple[float, float]) -> bool:
@@ -328,7 +334,7 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
     die = model.dice[name]
     if len(found) > 1 and found[1].area > 0.6 * found[0].area and \
             abs(np.log(found[1].area / die.side_px ** 2)) < 0.5:
-        return None, 0.0, "more than one such die"
+        return None, 0.0, MORE_THAN_ONE
     patch = _top_face(seen, model, name, found[0])
     mark = None if patch is None else patch_colour(seen, found[0], patch)
     # a patch much smaller than the enrolled marks is a side face's colour, not the top's
@@ -346,6 +352,7 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
 
 
 NOT_FOUND = "die not found"
+MORE_THAN_ONE = "more than one such die"
 MARK_ON_THE_OTHER = "dice touching: mark on the other die"
 #: The refusals after which a die is looked for by its mark (:func:`_by_its_mark`).
 BY_MARK_WHEN = (NOT_FOUND, "top face colour not seen")
@@ -556,14 +563,13 @@ def _pale_apart_from_dark(model: ColourDiceModel, names: list[str], results: dic
     sides round it (within :data:`NEAR_DARK` of its centre, on a pale table) is no pale die,
     as it is when the dark die is found first (:func:`_find_die_off`); read without it."""
     dark, pale = names
-    if results[pale][2] != "more than one such die" or dark not in read_at or pale not in found_at:
+    if results[pale][2] != MORE_THAN_ONE or dark not in read_at or pale not in found_at:
         return
     at = read_at[dark][1].centre
     seen, found = found_at[pale]
     if not _pale_table(seen, model, at):
         return
-    near = NEAR_DARK * max(d.side_px for d in model.dice.values())
-    apart = [b for b in found if np.hypot(b.centre[0] - at[0], b.centre[1] - at[1]) >= near]
+    apart = _away_from_dark(model, found, at)
     if apart and len(apart) < len(found):
         results[pale] = _read_found(seen, model, pale, apart)
         if results[pale][0] is not None:
