@@ -92,8 +92,15 @@ def test_sides_fitted_past_rounded_corners_and_a_stray_blob(angle):
     rough = order_corners(cv2.boxPoints(cv2.minAreaRect(contour)))
     truth = order_corners(box)
     fitted = _refine(rough, contour)
-    assert np.abs(rough - truth).max() > 3.0  # the crumb pushes the bounding box out
-    assert np.abs(fitted - truth).max() < 1.5
+    assert _farthest_corner(rough, truth) > 3.0  # the crumb pushes the bounding box out
+    assert _farthest_corner(fitted, truth) < 1.5
+
+
+def _farthest_corner(quad: np.ndarray, truth: np.ndarray) -> float:
+    """How far the farthest corner of ``truth`` lies from the nearest corner of ``quad`` (at
+    45 degrees two corners are as high up and as far left: which of them comes first is down
+    to the last bit of a float, and differed between OpenCV 4.10 and 5.1)."""
+    return float(np.linalg.norm(truth[:, None, :] - quad[None, :, :], axis=2).min(axis=1).max())
 
 
 def test_blank_table_has_no_cards():

@@ -154,13 +154,17 @@ def test_photos_on_a_pale_tiled_table_whose_card_is_not_found_are_still_photos_o
     photos with a card found) were taken for tight crops: the deck was learned with the
     frame's proportions (0.75) as its cards', and photos were left out.  They are photos on
     the table, and their cards are looked for off the empty table (a photo in which it is not
-    found either is left out, as its card has another)."""
+    found either is left out, as its card has another).  The one card found by its edges here
+    took in a band of grout (side ratio 0.73, the cards' 0.61-0.70): looked for at that ratio,
+    the others were found with a band of table in half the photos, three left out, and the
+    deck learned at 0.69-0.72 (by which OpenCV drew the box).  With so few found by their
+    edges, other ratios are tried too, and the cards that match what differs best kept."""
     shots, truth = _photos(holdout, tmp_path, 52, "tiles", "printed")
     whole = sum(card_in(image).min() == 0 for _, image in shots)
     assert whole >= len(shots) // 2          # the case in point: most photos show no card
     model, check = enroll_shots(shots)
-    assert len(check.left_out) <= whole // 2   # most found off the empty table
-    assert model.ratio == pytest.approx(np.median([side_ratio(np.float32(t)) for t in truth]), abs=0.05)
+    assert check.left_out == ()              # every card found off the empty table
+    assert model.ratio == pytest.approx(np.median([side_ratio(np.float32(t)) for t in truth]), abs=0.02)
     h, w = shots[0][1].shape[:2]
     assert model.card_share == pytest.approx(np.median([cv2.contourArea(np.float32(t)) for t in truth]) / (h * w),
                                              rel=0.15)
@@ -278,10 +282,12 @@ def test_outlines_found_off_the_empty_table_are_aligned_to_the_layout_the_deck_s
     outlines 5-12 pixels off (a corner pulled in along the picture's frame), and with the
     photo of a glared twin they read 16 of its cards as that twin in play.  The cards of a
     deck are printed alike round their art: each outline marked is lined up with the deck's
-    shared layout.  The outlines put off here come back within 3 pixels of the card's own
+    shared layout.  The outlines put off here (6-9 pixels) come back within 3.5 pixels of the card's own
     on the printed deck; on the flat deck (a sky over a meadow, no frame to line up) none
     goes farther than it was; outlines that were right stay right, and outlines not marked
-    are not touched."""
+    are not touched.  (Within 3.5 pixels: the same box drawn by OpenCV 5.1 comes back 2.4-2.9
+    pixels off, drawn by the Pi's OpenCV 4.10, whose anti-aliased lines differ, 1.9-3.1: the
+    alignment's own noise on a box of 12 photos.)"""
     from farmbox.vision.cards.layout import aligned_to_the_deck
 
     shots, truth = _photos(holdout, tmp_path, seed, kind, style)
@@ -299,7 +305,7 @@ def test_outlines_found_off_the_empty_table_are_aligned_to_the_layout_the_deck_s
     after = [_corner_error(q, t) for q, t in zip(aligned, truth)]
     assert all(after[i] <= max(before[i], 2.5) + 0.5 for i in range(len(images))), (before, after)
     if style == "printed":
-        assert all(after[i] <= 3.0 for i in off), [after[i] for i in off]
+        assert all(after[i] <= 3.5 for i in off), [after[i] for i in off]
 
 
 def test_enrollment_aligns_only_the_outlines_found_by_difference(holdout, tmp_path):
