@@ -162,8 +162,11 @@ def test_photos_on_a_pale_tiled_table_whose_card_is_not_found_are_still_photos_o
     shots, truth = _photos(holdout, tmp_path, 52, "tiles", "printed")
     whole = sum(card_in(image).min() == 0 for _, image in shots)
     assert whole >= len(shots) // 2          # the case in point: most photos show no card
-    model, check = enroll_shots(shots)
+    steps: list[int] = []
+    model, check = enroll_shots(shots, lambda done, total: steps.append(done))
     assert check.left_out == ()              # every card found off the empty table
+    # the ratios tried still show each photo's step once, in order
+    assert steps[:2 * len(shots)] == list(range(1, 2 * len(shots) + 1))
     assert model.ratio == pytest.approx(np.median([side_ratio(np.float32(t)) for t in truth]), abs=0.02)
     h, w = shots[0][1].shape[:2]
     assert model.card_share == pytest.approx(np.median([cv2.contourArea(np.float32(t)) for t in truth]) / (h * w),

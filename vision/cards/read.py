@@ -757,10 +757,10 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     the cards of the ratio that match what differs best are kept."""
     ticked = [0]
 
-    def tick(k: int) -> None:       # each photo's step once, in order, over all the ratios tried
-        while done is not None and ticked[0] < k:
-            ticked[0] += 1
-            done(ticked[0])
+    def tick(k: int) -> None:       # each step once, in order, over all the ratios tried
+        if done is not None and k > ticked[0]:
+            ticked[0] = k
+            done(k)
 
     share = _card_share(found, shares)
     if not share:
