@@ -287,26 +287,45 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
         return []
     h, w = full.shape[:2]
     lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h
+    picked = [(contours[k], FINE_GROW, FINE_BASE)
+              for k in np.flatnonzero((hier[0][:, 3] >= 0) & _may_enclose(_lengths(contours), lo))]
     # a card's thin dark outline on a table as pale as its face (a cream card on linen): its
     # hole inside is cut where the art comes near it, and its ring closes only thickened by a
     # pixel: then its outside is the card's
     # (only for a reader that knows its cards' shape and size: :func:`_alone_rings`)
-    rings: Sequence[np.ndarray] = ()
-    ring_links: Sequence[np.ndarray] = ()
     if options.ratio is not None and options.card_share:
         rings, ring_hier = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_CCOMP,
                                             cv2.CHAIN_APPROX_NONE)
-        ring_links = ring_hier[0] if ring_hier is not None else ()
+        if ring_hier is not None:
+            lengths, parent = _lengths(rings), ring_hier[0][:, 3]
+            large = LARGEST_CARD * options.card_share * w * h
+            holed = [k for k in np.unique(parent[parent >= 0])
+                     if _may_enclose(lengths[k], large) and cv2.contourArea(rings[k]) > large]
+            kept = ((parent < 0) | np.isin(parent, holed)) & _may_enclose(lengths, lo)
+            picked += [(rings[k], RING_GROW if parent[k] < 0 else RING_HOLE_GROW, 0.0) for k in np.flatnonzero(kept)]
     out: list[tuple[np.ndarray, float, float]] = []
-    for c, grow, base in [(c, FINE_GROW, FINE_BASE) for c, link in zip(contours, hier[0]) if link[3] >= 0] \
-            + [(c, RING_GROW if link[3] < 0 else RING_HOLE_GROW, 0.0) for c, link in zip(rings, ring_links)
-               if link[3] < 0 or cv2.contourArea(rings[link[3]]) > LARGEST_CARD * (options.card_share or 0.0) * w * h]:
+    for c, grow, base in picked:
         a = cv2.contourArea(c)
         if lo <= a <= hi:
             # back to the work frame; densely enough for the outline-length test
             pts = (c.reshape(-1, 2).astype(np.float32) * scale)
             out.append((np.round(pts).astype(np.int32).reshape(-1, 1, 2), grow, base))
     return out
+
+
+def _lengths(contours: Sequence[np.ndarray]) -> np.ndarray:
+    """How many points each contour has."""
+    return np.fromiter(map(len, contours), np.int64, len(contours))
+
+
+def _may_enclose(points: np.ndarray, area: float) -> np.ndarray:
+    """Whether contours of unapproximated edge pixels (each a step of 1 or 1.41 pixels from the
+    last) of ``points`` points each are long enough to close ``area`` pixels: n points run at
+    most 1.41 n round, and no outline closes more than its length squared over 4 pi (a
+    circle's).  Most of a frame's edge contours are specks: this spares them
+    :func:`cv2.contourArea` (and the outlines found are the same)."""
+    n = np.asarray(points, np.float64)
+    return n * n >= 2 * np.pi * area
 
 
 #: An outline covering less than this share of what one card covered in the enrollment photos
