@@ -287,7 +287,7 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
         return []
     h, w = full.shape[:2]
     lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h
-    picked = [(contours[k], FINE_GROW, FINE_BASE)
+    picked = [(contours[int(k)], FINE_GROW, FINE_BASE)
               for k in np.flatnonzero((hier[0][:, 3] >= 0) & _may_enclose(_lengths(contours), lo))]
     # a card's thin dark outline on a table as pale as its face (a cream card on linen): its
     # hole inside is cut where the art comes near it, and its ring closes only thickened by a
@@ -300,9 +300,10 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
             lengths, parent = _lengths(rings), ring_hier[0][:, 3]
             large = LARGEST_CARD * options.card_share * w * h
             holed = [k for k in np.unique(parent[parent >= 0])
-                     if _may_enclose(lengths[k], large) and cv2.contourArea(rings[k]) > large]
+                     if _may_enclose(lengths[k], large) and cv2.contourArea(rings[int(k)]) > large]
             kept = ((parent < 0) | np.isin(parent, holed)) & _may_enclose(lengths, lo)
-            picked += [(rings[k], RING_GROW if parent[k] < 0 else RING_HOLE_GROW, 0.0) for k in np.flatnonzero(kept)]
+            picked += [(rings[int(k)], RING_GROW if parent[k] < 0 else RING_HOLE_GROW, 0.0)
+                       for k in np.flatnonzero(kept)]
     out: list[tuple[np.ndarray, float, float]] = []
     for c, grow, base in picked:
         a = cv2.contourArea(c)
