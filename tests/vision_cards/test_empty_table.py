@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from farmbox.vision.cards.find import find_cards, side_ratio
-from farmbox.vision.cards.read import CardReader, _found_on_the_empty_table, card_in, enroll_shots
+from farmbox.vision.cards.read import CardReader, _found_on_the_empty_table, card_in, enroll, enroll_shots
 from farmbox.vision.cards.table import (
     LEAST_PHOTOS,
     card_by_difference,
@@ -362,3 +362,44 @@ def test_square_cards_are_not_aligned_to_a_layout(holdout, tmp_path):
     assert _corner_error(aligned_to_the_deck(images, outlines, 0.65, [True] * len(images))[1], truth[1]) <= 3.0
     square = aligned_to_the_deck(images, outlines, 0.95, [True] * len(images))
     assert all(np.array_equal(a, q) for a, q in zip(square, outlines))
+
+
+def _touching_pair(holdout, box, first, second, rng):
+    """Two cards lying side by side, their long sides touching (a millimetre apart), turned
+    any way, both wholly in view."""
+    h, w = box.ground.shape[:2]
+    for _ in range(200):
+        g = box.ground[int(rng.uniform(0.25, 0.75) * h), int(rng.uniform(0.25, 0.75) * w)]
+        turn = float(rng.uniform(0, 2 * np.pi))
+        step = (holdout.CARD_W + 0.1) * np.array([np.cos(turn), np.sin(turn)])
+        up = np.array([0.0, 0.0, 1.0])
+        pair = [holdout.Placed(first, float(g[0]), float(g[1]), turn, up),
+                holdout.Placed(second, float(g[0] + step[0]), float(g[1] + step[1]), turn, up)]
+        if all(box.in_view(p, 3.0) for p in pair):
+            return pair
+    raise AssertionError("could not lay the pair")
+
+
+def test_two_white_cards_touching_on_pale_tiles_are_parted_off_the_empty_table(holdout, tmp_path):
+    """White cards on pale tiles differ from the table by their art only, and two touching
+    side by side differ as one region, too large for a card: the finder found neither, nor did
+    the empty table (on the 120-table box, 2 of 3 cards on five tables; most of the box's 37
+    cards not found were such pairs; here 8 of 12).  Such a region, of a size two cards make, is given to
+    the reader as one outline, which it parts as it parts any outline round two cards."""
+    deck = holdout.load_deck()
+    holdout.write_set(tmp_path, 52, "printed", "tiles", tables=0, shots=2, progress=False, deck=deck)
+    reader = CardReader(enroll(tmp_path / "enroll"))
+    box = holdout.Box.from_seed(52, "printed", "tiles", deck)
+    rng = np.random.default_rng([52, 77])
+    right = wrong = 0
+    for k in range(6):
+        pair = _touching_pair(holdout, box, deck[(4 * k) % len(deck)], deck[(4 * k + 13) % len(deck)], rng)
+        image = box.render(pair, rng)
+        got = reader.read(image)
+        for p in pair:
+            truth = np.float32(box.project(p.corners()))
+            near = [r for r in got if quad_iou(r.corners, truth) > 0.7]
+            right += any(r.id == p.card.id for r in near)
+        wrong += sum(r.id is not None and r.id not in {p.card.id for p in pair} for r in got)
+    assert wrong == 0
+    assert right >= 11, right          # 12 of 12 when this was written; 8 before

@@ -293,12 +293,15 @@ QUICK = Search(tuple(SIZES[::2].tolist()), tuple(TURNS[::2].tolist()), 1.5 * STE
 
 
 def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, ratio: float,
-                       mask: np.ndarray | None = None, search: Search = Search()) -> list[np.ndarray]:
+                       mask: np.ndarray | None = None, search: Search = Search(),
+                       pairs: bool = False) -> list[np.ndarray]:
     """Corners (frame pixels) of the cards found as regions differing from the empty
     ``table``, each the card-sized rectangle round its region whose sides run best along the
     image's edges; ``card_share`` and ``ratio``: one card's share of the frame and its short
     over long side.  ``mask``: the regions where cards may be (default: all that differs);
-    ``search``: the rectangles tried round each region."""
+    ``search``: the rectangles tried round each region.  ``pairs``: a region too large for one
+    card that two could make (:func:`_pair_sized`) is given as the rectangle round it, for the
+    reader to part (two white cards touching on pale tiles differ from them as one region)."""
     small, s = _work(image)
     if mask is None:
         mask = _differing(small, table)
@@ -312,13 +315,15 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     found: list[np.ndarray] = []
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < LEAST_PART * area or stats[k, cv2.CC_STAT_AREA] > 1.6 * area:
+        if stats[k, cv2.CC_STAT_AREA] < LEAST_PART * area or stats[k, cv2.CC_STAT_AREA] > PAIR_AREA * area:
             continue
         region = (labels == k).astype(np.uint8)
         contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         hull = cv2.convexHull(contours[0])
         (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
-        if max(w, h) > 1.2 * card[1]:
+        if max(w, h) > 1.2 * card[1] or stats[k, cv2.CC_STAT_AREA] > 1.6 * area:
+            if pairs and _pair_sized(w, h, float(stats[k, cv2.CC_STAT_AREA]), card):
+                found.append(order_corners(cv2.boxPoints(((cx, cy), (w, h), angle))) / s)
             continue                            # more than one card, or no card
         points = hull.reshape(-1, 2).astype(np.float32)
         points = points[np.linspace(0, len(points) - 1, min(len(points), 64)).astype(int)]
@@ -335,6 +340,21 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
         best = _best(_rectangles(np.array([cx, cy]), angle, bw + 2, bh + 2, fine, FINE_TURNS, 1.0), gx, gy, points, region)[0]
         found.append(_refit_sides(order_corners(best) / s, image))
     return found
+
+
+#: A region of what differs that two cards touching make: at most this many cards' area, and
+#: its rectangle no longer than two cards end to end nor wider than a card's length side by
+#: side (each with :data:`PAIR_SLACK` for the difference's spread and a leaning camera).
+PAIR_AREA = 2.2
+PAIR_SLACK = 1.15
+
+
+def _pair_sized(w: float, h: float, region: float, card: tuple[float, float]) -> bool:
+    """Whether a region of ``region`` pixels whose rectangle is ``w`` x ``h`` may be two cards
+    (``card``: a card's short and long side) touching."""
+    short, long = sorted((w, h))
+    return region <= PAIR_AREA * card[0] * card[1] and long <= PAIR_SLACK * 2 * card[1] \
+        and short <= PAIR_SLACK * max(card[1], 2 * card[0])
 
 
 #: The frame is first compared with the table at this share of its width (a sixteenth of its
@@ -382,7 +402,7 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     mask = _differing(_work(image)[0], table)
     if mask is None or not _unexplained(mask, whole, s, card_share, FOUND_RIM):
         return kept
-    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK)
+    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK, pairs=True)
     # a part of a card within a card found round it is that card's
     return [q for q in kept if cv2.contourArea(q) >= least or not any(_holds(c, q) for c in more)] + more
 
