@@ -224,14 +224,17 @@ class CardReader:
         same camera) is a part of a card (its art's panel): read through the card round it
         where the empty table is known (:meth:`_round`), else reported with id None.  An
         outline far larger than the nearest card read (:data:`TWO`) and not read is looked at
-        as two cards touching (:meth:`_split`)."""
+        as two cards touching (:meth:`_split`), as is a region off the empty table of the size
+        two touching cards make (white cards on pale tiles); such a region is no card unless a
+        card is found in it."""
         quads = find_cards(image, self.options)
+        pairs: list[np.ndarray] = []
         if self.model.table.size:
             doubtful: list[np.ndarray] = []
             quads = on_the_table(image, quads, self.model.table, self.model.card_share, self.model.ratio,
-                                 doubtful)
+                                 doubtful, pairs)
             quads += self._read_anyway(image, doubtful)
-        quads.sort(key=lambda q: (round(float(q[:, 1].mean()) / 80), float(q[:, 0].mean())))
+        quads.sort(key=_reading_order)
         under = covered_cards(image, quads)
         card = self.model.card_share * image.shape[0] * image.shape[1]
         part = [bool(card) and cv2.contourArea(q) < PART_OF_CARD * card for q in quads]
@@ -244,17 +247,23 @@ class CardReader:
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
         # makes the far cards half the size of the near ones), else the enrollment's
         read = [(r.corners.mean(axis=0), cv2.contourArea(r.corners)) for r in readings if r.id is not None]
+
+        def local(quad: np.ndarray) -> float:
+            centre = quad.mean(axis=0)
+            return min(read, key=lambda c: float(np.linalg.norm(c[0] - centre)))[1] if read else card
+
         out: list[CardReading] = []
         for reading, u in zip(readings, under):
-            if reading.id is None and not u:
-                centre = reading.corners.mean(axis=0)
-                local = min(read, key=lambda c: float(np.linalg.norm(c[0] - centre)))[1] if read else card
-                if cv2.contourArea(reading.corners) > TWO * local:
-                    out += self._split(image, reading, [r.corners for r in readings if r is not reading], local,
-                                       difference)
-                    continue
+            if reading.id is None and not u and cv2.contourArea(reading.corners) > TWO * local(reading.corners):
+                out += self._split(image, reading, [r.corners for r in readings if r is not reading],
+                                   local(reading.corners), difference)
+                continue
             out.append(reading)
-        return out
+        for pair in pairs:
+            outline = CardReading(None, 0.0, pair)
+            out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), difference)
+                    if r is not outline]
+        return sorted(out, key=lambda r: _reading_order(r.corners)) if pairs else out
 
     def _near(self, quad: np.ndarray, row: np.ndarray, under: bool = False) -> CardReading:
         """The card in ``quad`` (``row``: its distances) read only when it is as near its card
@@ -334,6 +343,12 @@ class CardReader:
             return reading
         got = self.read_outline(image, card)
         return got if got.id is not None else reading
+
+
+def _reading_order(quad: np.ndarray) -> tuple[int, float]:
+    """Where an outline comes in a frame's reading: top to bottom in rows of 80 pixels, left to
+    right in a row."""
+    return round(float(quad[:, 1].mean()) / 80), float(quad[:, 0].mean())
 
 
 #: An outline where the frame hardly differs from the empty table (a tile framed by its grout,

@@ -294,14 +294,15 @@ QUICK = Search(tuple(SIZES[::2].tolist()), tuple(TURNS[::2].tolist()), 1.5 * STE
 
 def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, ratio: float,
                        mask: np.ndarray | None = None, search: Search = Search(),
-                       pairs: bool = False) -> list[np.ndarray]:
+                       pairs: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Corners (frame pixels) of the cards found as regions differing from the empty
     ``table``, each the card-sized rectangle round its region whose sides run best along the
     image's edges; ``card_share`` and ``ratio``: one card's share of the frame and its short
     over long side.  ``mask``: the regions where cards may be (default: all that differs);
-    ``search``: the rectangles tried round each region.  ``pairs``: a region too large for one
-    card that two could make (:func:`_pair_sized`) is given as the rectangle round it, for the
-    reader to part (two white cards touching on pale tiles differ from them as one region)."""
+    ``search``: the rectangles tried round each region.  ``pairs``, when given: the rectangle
+    round each region too large for one card that two could make (:func:`_pair_sized`) is
+    appended to it, for the reader to part (two white cards touching on pale tiles differ from
+    them as one region)."""
     small, s = _work(image)
     if mask is None:
         mask = _differing(small, table)
@@ -322,8 +323,8 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
         hull = cv2.convexHull(contours[0])
         (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
         if max(w, h) > 1.2 * card[1] or stats[k, cv2.CC_STAT_AREA] > 1.6 * area:
-            if pairs and _pair_sized(w, h, float(stats[k, cv2.CC_STAT_AREA]), card):
-                found.append(order_corners(cv2.boxPoints(((cx, cy), (w, h), angle))) / s)
+            if pairs is not None and _pair_sized(w, h, float(stats[k, cv2.CC_STAT_AREA]), card):
+                pairs.append(order_corners(cv2.boxPoints(((cx, cy), (w, h), angle))) / s)
             continue                            # more than one card, or no card
         points = hull.reshape(-1, 2).astype(np.float32)
         points = points[np.linspace(0, len(points) - 1, min(len(points), 64)).astype(int)]
@@ -372,7 +373,8 @@ NOT_A_CARD = 0.15
 
 
 def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, card_share: float,
-                 ratio: float, doubtful: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                 ratio: float, doubtful: list[np.ndarray] | None = None,
+                 pairs: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """The cards ``found`` by their outlines (corners in frame pixels) checked against the empty
     ``table``: those where the frame hardly differs from it are left out (:data:`NOT_A_CARD`;
     appended to ``doubtful`` when given: a cream card on a near-white cloth differs by its art only),
@@ -380,8 +382,9 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     tiles, whose outline runs into the grout; a card on a striped cloth whose border meets a
     stripe of its colour).  An outline far smaller than a card (:data:`.find.PART_OF_CARD`:
     a panel of a card's art) explains nothing, and gives way to the card found round it.
-    ``found`` as it is when the frame is not of that table through that camera (another size,
-    or most of it differs)."""
+    ``pairs``, when given, gets the outlines round regions that differ as two touching cards
+    would (:func:`card_by_difference`).  ``found`` as it is when the frame is not of that table
+    through that camera (another size, or most of it differs)."""
     s = min(1.0, TABLE_W / image.shape[1])
     if (round(image.shape[0] * s), round(image.shape[1] * s)) != table.shape[:2]:
         return found
@@ -402,7 +405,7 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     mask = _differing(_work(image)[0], table)
     if mask is None or not _unexplained(mask, whole, s, card_share, FOUND_RIM):
         return kept
-    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK, pairs=True)
+    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK, pairs=pairs)
     # a part of a card within a card found round it is that card's
     return [q for q in kept if cv2.contourArea(q) >= least or not any(_holds(c, q) for c in more)] + more
 
