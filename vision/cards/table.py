@@ -344,8 +344,8 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
 
 
 #: A region of what differs that two cards touching make: at most this many cards' area, and
-#: its rectangle no longer than two cards end to end nor wider than a card's length side by
-#: side (each with :data:`PAIR_SLACK` for the difference's spread and a leaning camera).
+#: its rectangle no longer than two cards end to end and no wider than two cards side by side
+#: (each with :data:`PAIR_SLACK` for the difference's spread and a leaning camera).
 PAIR_AREA = 2.2
 PAIR_SLACK = 1.15
 
