@@ -790,8 +790,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
         tick(len(found))
         return found, shares, None
     masks = [differing(img, table) if img.shape == size else None for _, img, _ in found]
-    by_edges = sum(AGAIN_SHARE * share <= a < ON_THE_TABLE and abs(side_ratio(c) - ratio) <= AGAIN_RATIO
-                   for (_, _, c), a in zip(found, shares))
+    by_edges = sum(_found_whole(a, c, share, ratio) for (_, _, c), a in zip(found, shares))
     tries = [ratio] if by_edges >= LEAST_PHOTOS else [ratio, *RATIO_TRIES]
     best: tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]] | None = None
     for t, r in enumerate(tries):
@@ -803,6 +802,17 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     assert best is not None
     tick(len(found))
     return best[1], best[2], table
+
+
+def _card_sized(a: float, share: float) -> bool:
+    """Whether a card found covering ``a`` of its photo is a whole card on the table (at least
+    :data:`AGAIN_SHARE` of ``share``, the median card's, and not a tight crop)."""
+    return AGAIN_SHARE * share <= a < ON_THE_TABLE
+
+
+def _found_whole(a: float, corners: np.ndarray, share: float, ratio: float) -> bool:
+    """:func:`_card_sized`, and of the deck's side ``ratio`` (within :data:`AGAIN_RATIO`)."""
+    return _card_sized(a, share) and abs(side_ratio(corners) - ratio) <= AGAIN_RATIO
 
 
 #: Card proportions (short over long side) tried when few cards were found by their edges in
@@ -826,9 +836,9 @@ def _looked_for_again(found: list[tuple[str, np.ndarray, np.ndarray]], shares: l
             tick(i)
         if mask is None:
             continue
-        whole = AGAIN_SHARE * share <= a < ON_THE_TABLE and abs(side_ratio(corners) - ratio) <= AGAIN_RATIO
+        whole = _found_whole(a, corners, share, ratio)
         fit, left = matching(mask, corners, img), unexplained(mask, corners, img, share)
-        fits.append(fit if AGAIN_SHARE * share <= a < ON_THE_TABLE else 0.0)
+        fits.append(fit if _card_sized(a, share) else 0.0)
         if whole and fit >= FITS and left < LEFT_OUT:
             continue
         cards = card_by_difference(img, table, share, ratio, mask=mask)
@@ -999,7 +1009,7 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     card was found on the table (a card with none keeps what it has, and the check calls it
     weak)."""
     share = _card_share(found, shares)
-    whole = [AGAIN_SHARE * share <= a < ON_THE_TABLE for a in shares]
+    whole = [_card_sized(a, share) for a in shares]
     seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
     return {i for i, ((label, _, _), a, t, w) in enumerate(zip(found, shares, _on_the_table(found, shares), whole))

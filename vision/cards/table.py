@@ -316,14 +316,15 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     found: list[np.ndarray] = []
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < LEAST_PART * area or stats[k, cv2.CC_STAT_AREA] > PAIR_AREA * area:
+        pixels = float(stats[k, cv2.CC_STAT_AREA])
+        if pixels < LEAST_PART * area or pixels > PAIR_AREA * area:
             continue
         region = (labels == k).astype(np.uint8)
         contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         hull = cv2.convexHull(contours[0])
         (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
-        if max(w, h) > 1.2 * card[1] or stats[k, cv2.CC_STAT_AREA] > 1.6 * area:
-            if pairs is not None and _pair_sized(w, h, float(stats[k, cv2.CC_STAT_AREA]), card):
+        if max(w, h) > 1.2 * card[1] or pixels > 1.6 * area:
+            if pairs is not None and _pair_sized(w, h, pixels, card):
                 pairs.append(order_corners(cv2.boxPoints(((cx, cy), (w, h), angle))) / s)
             continue                            # more than one card, or no card
         points = hull.reshape(-1, 2).astype(np.float32)
