@@ -402,17 +402,20 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
     best = float(row.min())
     moves = np.zeros(4)
     for step in FIT_STEPS:
+        # the move just made, undone, leads back to where it came from, which read farther
+        # than where it led: it would not be taken, and is not read again
+        before = moves
         for _ in range(FIT_ROUNDS):
             tries = [t for t in (np.clip(moves + sign * step * np.eye(4)[side], *FIT_RANGE)
                                  for side in range(4) for sign in (-1, 1))
-                     if (t != moves).any() and allowed(sides_moved(quad, t))]
+                     if (t != moves).any() and (t != before).any() and allowed(sides_moved(quad, t))]
             if not tries:
                 break
             rows = distances([sides_moved(quad, t) for t in tries])
             k = int(np.argmin(rows.min(axis=1)))
             if rows[k].min() >= best * (1 - FIT_GAIN):
                 break
-            row, best, moves = rows[k], float(rows[k].min()), tries[k]
+            before, row, best, moves = moves, rows[k], float(rows[k].min()), tries[k]
     return moves, row
 
 
