@@ -187,9 +187,8 @@ class CardReader:
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
-        off = max(FIT_SHAPE, abs(side_ratio(found) - self.model.ratio))  # the shape may come nearer a card's
 
-        def allowed(q: np.ndarray) -> bool:
+        def allowed(q: np.ndarray, off: float) -> bool:
             longest = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max())
             return self._card_shaped(q, w, h, off) and not any(
                 common_area(q, o) > FIT_INTO * longest for o in others or ())
@@ -197,11 +196,27 @@ class CardReader:
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             return self.distances([rectify_to(image, q, self.size) for q in quads])
 
-        moves, row = fit_sides(found, row, distances, allowed)
+        def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
+            moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off))
+            return sides_moved(q, moves), row
+
+        fits = [fitted_from(found, row)]
+        # a corner put off the card (its border lost on a stripe of its colour, a side then
+        # run across the card): also fitted from the outline the other three corners make,
+        # when that reads nearer a card than the outline found
+        completed = [q for q in _completions(found) if allowed(q, COMPLETED_SHAPE)]
+        if completed:
+            rows = distances(completed)
+            k = int(np.argmin(rows.min(axis=1)))
+            if rows[k].min() < start * (1 - FIT_GAIN):
+                fits.append(fitted_from(completed[k], rows[k]))
+        fits = [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
+        if not fits:
+            return reading
+        fitted, row = min(fits, key=lambda f: float(f[1].min()))
         best = float(row.min())
-        fitted = sides_moved(found, moves)
-        if best > FAR * self.model.max_distance or best > FIT_NEARER * start \
-                or abs(side_ratio(fitted) - self.model.ratio) > FIT_SHAPE:
+        if best > FAR * self.model.max_distance or best > FIT_NEARER * start:
             return reading
         cid, conf = self._decide(row)
         return CardReading(cid, conf, fitted) if cid is not None else reading
@@ -417,6 +432,31 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
                 break
             before, row, best, moves = moves, rows[k], float(rows[k].min()), tries[k]
     return moves, row
+
+
+def _completions(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` (4x2) with each corner in turn put where the other three make it a
+    parallelogram (a card seen from above), where that moves it by more than :data:`COMPLETED`
+    of the outline's size."""
+    out = []
+    size = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
+    for i in range(4):
+        corner = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
+        if float(np.linalg.norm(corner - quad[i])) > COMPLETED * size:
+            q = quad.copy()
+            q[i] = corner
+            out.append(q)
+    return out
+
+
+#: A corner completed from the other three (:func:`_completions`) is tried when that moves it
+#: by more than this share of the outline's size (a leaning camera bends a card's corner by
+#: a few pixels).
+COMPLETED = 0.04
+#: How far a completed outline's side ratio may be off the deck's: the other three corners
+#: may be off by a pixel or two, which the completed one doubles; the fit from it has to end
+#: within :data:`FIT_SHAPE`.
+COMPLETED_SHAPE = 0.15
 
 
 def sides_moved(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
