@@ -182,7 +182,9 @@ class CardReader:
         The fitted outline is taken when it reads as a card, as near it as the enrollment's
         made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
-        cards keeps its outline and stays unsure.  ``row``: the card's distances through the
+        cards keeps its outline and stays unsure.  Where the fit reads no card, it is fitted
+        again from the outlines a card seen from above would make round the found one's other
+        corners or sides (:func:`_completions`).  ``row``: the card's distances through the
         outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
@@ -196,30 +198,32 @@ class CardReader:
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             return self.distances([rectify_to(image, q, self.size) for q in quads])
 
-        def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        def fitted_from(q: np.ndarray, row: np.ndarray) -> CardReading | None:
+            """The card read through ``q`` (``row``: its distances) fitted, if the fit reads one."""
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
             moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off))
-            return sides_moved(q, moves), row
+            fitted, best = sides_moved(q, moves), float(row.min())
+            if best > FAR * self.model.max_distance or best > FIT_NEARER * start \
+                    or abs(side_ratio(fitted) - self.model.ratio) > FIT_SHAPE:
+                return None
+            cid, conf = self._decide(row)
+            return CardReading(cid, conf, fitted) if cid is not None else None
 
-        fits = [fitted_from(found, row)]
+        got = fitted_from(found, row)
+        if got is not None:
+            return got
         # a corner put off the card (its border lost on a stripe of its colour, a side then
-        # run across the card): also fitted from the outline the other three corners make,
-        # when that reads nearer a card than the outline found
-        completed = [q for q in _completions(found) if allowed(q, COMPLETED_SHAPE)]
+        # run across the card): fitted from the outlines the other corners and sides make,
+        # those that read nearer a card than the outline found, the nearest first
+        completed = [q for q in _completions(found, self.model.ratio) if allowed(q, COMPLETED_SHAPE)]
         if completed:
             rows = distances(completed)
-            k = int(np.argmin(rows.min(axis=1)))
-            if rows[k].min() < start * (1 - FIT_GAIN):
-                fits.append(fitted_from(completed[k], rows[k]))
-        fits = [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
-        if not fits:
-            return reading
-        fitted, row = min(fits, key=lambda f: float(f[1].min()))
-        best = float(row.min())
-        if best > FAR * self.model.max_distance or best > FIT_NEARER * start:
-            return reading
-        cid, conf = self._decide(row)
-        return CardReading(cid, conf, fitted) if cid is not None else reading
+            for k in np.argsort(rows.min(axis=1))[:COMPLETIONS_FITTED]:
+                if rows[k].min() < start * (1 - FIT_GAIN):
+                    got = fitted_from(completed[k], rows[k])
+                    if got is not None:
+                        return got
+        return reading
 
     def _read_anyway(self, image: np.ndarray, doubtful: list[np.ndarray]) -> list[np.ndarray]:
         """Of the ``doubtful`` outlines (:func:`on_the_table` took them for no card), those of a
@@ -434,19 +438,29 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
     return moves, row
 
 
-def _completions(quad: np.ndarray) -> list[np.ndarray]:
+def _completions(quad: np.ndarray, ratio: float) -> list[np.ndarray]:
     """``quad`` (4x2) with each corner in turn put where the other three make it a
-    parallelogram (a card seen from above), where that moves it by more than :data:`COMPLETED`
-    of the outline's size."""
+    parallelogram (a card seen from above), and with each side in turn put back parallel to the
+    one opposite it, the card's width or length (``ratio``: the deck's short over long side)
+    away along the sides between them; those that move a corner by more than
+    :data:`COMPLETED` of the outline's size."""
     out = []
     size = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
     for i in range(4):
-        corner = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
-        if float(np.linalg.norm(corner - quad[i])) > COMPLETED * size:
-            q = quad.copy()
-            q[i] = corner
-            out.append(q)
-    return out
+        q = quad.copy()
+        q[i] = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
+        out.append(q)
+        # side i (corners i, i + 1) from the opposite side (corners i + 2, i + 3)
+        a, b = quad[(i + 3) % 4], quad[(i + 2) % 4]
+        across = float(np.linalg.norm(a - b))
+        along = (float(np.linalg.norm(quad[i] - a)) + float(np.linalg.norm(quad[(i + 1) % 4] - b))) / 2
+        length = min((across / ratio, across * ratio), key=lambda x: abs(x - along))
+        q = quad.copy()
+        for corner, base in ((i, a), ((i + 1) % 4, b)):
+            d = quad[corner] - base
+            q[corner] = base + d * (length / max(float(np.linalg.norm(d)), 1e-6))
+        out.append(q)
+    return [q for q in out if float(np.linalg.norm(q - quad, axis=1).max()) > COMPLETED * size]
 
 
 #: A corner completed from the other three (:func:`_completions`) is tried when that moves it
@@ -457,6 +471,10 @@ COMPLETED = 0.04
 #: may be off by a pixel or two, which the completed one doubles; the fit from it has to end
 #: within :data:`FIT_SHAPE`.
 COMPLETED_SHAPE = 0.15
+#: Of the completed outlines that read nearer a card than the outline found, this many (the
+#: nearest) are fitted: the nearest may be the card's twin (the corner put a few pixels off,
+#: its dice marks half out).
+COMPLETIONS_FITTED = 2
 
 
 def sides_moved(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
