@@ -340,7 +340,7 @@ def _large_holes(edges: np.ndarray, lo: float) -> list[np.ndarray]:
     traced in the region's box with every pixel but the region's set: pixel for pixel the
     whole edge map's (the tracing turns round each outline pixel from the region's side and
     stops at the first edge pixel, so it sees no other pixel of the background)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
     x, y, bw, bh = (stats[:, k] for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
     h, w = edges.shape
     inside = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)

@@ -463,11 +463,10 @@ def _completions(quad: np.ndarray, ratio: float) -> list[np.ndarray]:
     return [q for q in out if float(np.linalg.norm(q - quad, axis=1).max()) > COMPLETED * size]
 
 
-#: A corner completed from the other three (:func:`_completions`) is tried when that moves it
-#: by more than this share of the outline's size (a leaning camera bends a card's corner by
-#: a few pixels).
+#: An outline completed (:func:`_completions`) is tried when that moves a corner by more than
+#: this share of the outline's size (a leaning camera bends a card's corner by a few pixels).
 COMPLETED = 0.04
-#: How far a completed outline's side ratio may be off the deck's: the other three corners
+#: How far a completed outline's side ratio may be off the deck's: the corners it is made from
 #: may be off by a pixel or two, which the completed one doubles; the fit from it has to end
 #: within :data:`FIT_SHAPE`.
 COMPLETED_SHAPE = 0.15
