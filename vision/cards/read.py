@@ -182,10 +182,10 @@ class CardReader:
         The fitted outline is taken when it reads as a card, as near it as the enrollment's
         made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
-        cards keeps its outline and stays unsure.  Where the fit reads no card, it is fitted
-        again from the outlines a card seen from above would make round the found one's other
-        corners or sides (:func:`_completions`).  ``row``: the card's distances through the
-        outline found."""
+        cards keeps its outline and stays unsure.  It is also fitted from the outlines a card
+        seen from above would make of the found one's other corners or sides
+        (:func:`_completions`), and of the fits that read a card the nearest is taken.
+        ``row``: the card's distances through the outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -198,8 +198,9 @@ class CardReader:
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             return self.distances([rectify_to(image, q, self.size) for q in quads])
 
-        def fitted_from(q: np.ndarray, row: np.ndarray) -> CardReading | None:
-            """The card read through ``q`` (``row``: its distances) fitted, if the fit reads one."""
+        def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[float, CardReading] | None:
+            """The card read through ``q`` (``row``: its distances) fitted, and how near its card,
+            if the fit reads one."""
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
             moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off))
             fitted, best = sides_moved(q, moves), float(row.min())
@@ -207,23 +208,19 @@ class CardReader:
                     or abs(side_ratio(fitted) - self.model.ratio) > FIT_SHAPE:
                 return None
             cid, conf = self._decide(row)
-            return CardReading(cid, conf, fitted) if cid is not None else None
+            return (best, CardReading(cid, conf, fitted)) if cid is not None else None
 
-        got = fitted_from(found, row)
-        if got is not None:
-            return got
+        got = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
-        # run across the card): fitted from the outlines the other corners and sides make,
-        # those that read nearer a card than the outline found, the nearest first
+        # run across the card): also fitted from the outlines the other corners and sides make,
+        # the nearest of those that read nearer a card than the outline found
         completed = [q for q in _completions(found, self.model.ratio) if allowed(q, COMPLETED_SHAPE)]
         if completed:
             rows = distances(completed)
-            for k in np.argsort(rows.min(axis=1))[:COMPLETIONS_FITTED]:
-                if rows[k].min() < start * (1 - FIT_GAIN):
-                    got = fitted_from(completed[k], rows[k])
-                    if got is not None:
-                        return got
-        return reading
+            got += [fitted_from(completed[k], rows[k]) for k in np.argsort(rows.min(axis=1))[:COMPLETIONS_FITTED]
+                    if rows[k].min() < start * (1 - FIT_GAIN)]
+        read = [r for r in got if r is not None]
+        return min(read, key=lambda r: r[0])[1] if read else reading
 
     def _read_anyway(self, image: np.ndarray, doubtful: list[np.ndarray]) -> list[np.ndarray]:
         """Of the ``doubtful`` outlines (:func:`on_the_table` took them for no card), those of a
