@@ -213,7 +213,7 @@ class CardReader:
         got = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
         # run across the card): also fitted from the outlines the other corners and sides make,
-        # the nearest of those that read nearer a card than the outline found
+        # the two nearest a card of those that read nearer one than the outline found
         completed = [q for q in _completions(found, self.model.ratio) if allowed(q, COMPLETED_SHAPE)]
         if completed:
             rows = distances(completed)
