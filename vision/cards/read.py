@@ -182,10 +182,9 @@ class CardReader:
         The fitted outline is taken when it reads as a card, as near it as the enrollment's
         made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
-        cards keeps its outline and stays unsure.  It is also fitted from the outlines a card
-        seen from above would make of the found one's other corners or sides
-        (:func:`_completions`), and of the fits that read a card the nearest is taken.
-        ``row``: the card's distances through the outline found."""
+        cards keeps its outline and stays unsure.  It is also fitted from the outline a card
+        seen from above makes of the other three corners (:func:`_completions`), and the
+        nearer fit is taken.  ``row``: the card's distances through the outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -198,29 +197,30 @@ class CardReader:
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             return self.distances([rectify_to(image, q, self.size) for q in quads])
 
-        def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[float, CardReading] | None:
-            """The card read through ``q`` (``row``: its distances) fitted, and how near its card,
-            if the fit reads one."""
+        def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
             moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off))
-            fitted, best = sides_moved(q, moves), float(row.min())
-            if best > FAR * self.model.max_distance or best > FIT_NEARER * start \
-                    or abs(side_ratio(fitted) - self.model.ratio) > FIT_SHAPE:
-                return None
-            cid, conf = self._decide(row)
-            return (best, CardReading(cid, conf, fitted)) if cid is not None else None
+            return sides_moved(q, moves), row
 
-        got = [fitted_from(found, row)]
+        fits = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
-        # run across the card): also fitted from the outlines the other corners and sides make,
-        # the two nearest a card of those that read nearer one than the outline found
-        completed = [q for q in _completions(found, self.model.ratio) if allowed(q, COMPLETED_SHAPE)]
+        # run across the card): also fitted from the outline the other three corners make,
+        # when that reads nearer a card than the outline found
+        completed = [q for q in _completions(found) if allowed(q, COMPLETED_SHAPE)]
         if completed:
             rows = distances(completed)
-            got += [fitted_from(completed[k], rows[k]) for k in np.argsort(rows.min(axis=1))[:COMPLETIONS_FITTED]
-                    if rows[k].min() < start * (1 - FIT_GAIN)]
-        read = [r for r in got if r is not None]
-        return min(read, key=lambda r: r[0])[1] if read else reading
+            k = int(np.argmin(rows.min(axis=1)))
+            if rows[k].min() < start * (1 - FIT_GAIN):
+                fits.append(fitted_from(completed[k], rows[k]))
+        fits = [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
+        if not fits:
+            return reading
+        fitted, row = min(fits, key=lambda f: float(f[1].min()))
+        best = float(row.min())
+        if best > FAR * self.model.max_distance or best > FIT_NEARER * start:
+            return reading
+        cid, conf = self._decide(row)
+        return CardReading(cid, conf, fitted) if cid is not None else reading
 
     def _read_anyway(self, image: np.ndarray, doubtful: list[np.ndarray]) -> list[np.ndarray]:
         """Of the ``doubtful`` outlines (:func:`on_the_table` took them for no card), those of a
@@ -435,42 +435,29 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
     return moves, row
 
 
-def _completions(quad: np.ndarray, ratio: float) -> list[np.ndarray]:
+def _completions(quad: np.ndarray) -> list[np.ndarray]:
     """``quad`` (4x2) with each corner in turn put where the other three make it a
-    parallelogram (a card seen from above), and with each side in turn put back parallel to the
-    one opposite it, the card's width or length (``ratio``: the deck's short over long side)
-    away along the sides between them; those that move a corner by more than
-    :data:`COMPLETED` of the outline's size."""
+    parallelogram (a card seen from above), where that moves it by more than :data:`COMPLETED`
+    of the outline's size."""
     out = []
     size = float(np.sqrt(max(cv2.contourArea(quad), 1.0)))
     for i in range(4):
-        q = quad.copy()
-        q[i] = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
-        out.append(q)
-        # side i (corners i, i + 1) from the opposite side (corners i + 2, i + 3)
-        a, b = quad[(i + 3) % 4], quad[(i + 2) % 4]
-        across = float(np.linalg.norm(a - b))
-        along = (float(np.linalg.norm(quad[i] - a)) + float(np.linalg.norm(quad[(i + 1) % 4] - b))) / 2
-        length = min((across / ratio, across * ratio), key=lambda x: abs(x - along))
-        q = quad.copy()
-        for corner, base in ((i, a), ((i + 1) % 4, b)):
-            d = quad[corner] - base
-            q[corner] = base + d * (length / max(float(np.linalg.norm(d)), 1e-6))
-        out.append(q)
-    return [q for q in out if float(np.linalg.norm(q - quad, axis=1).max()) > COMPLETED * size]
+        corner = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
+        if float(np.linalg.norm(corner - quad[i])) > COMPLETED * size:
+            q = quad.copy()
+            q[i] = corner
+            out.append(q)
+    return out
 
 
-#: An outline completed (:func:`_completions`) is tried when that moves a corner by more than
-#: this share of the outline's size (a leaning camera bends a card's corner by a few pixels).
+#: A corner completed from the other three (:func:`_completions`) is tried when that moves it
+#: by more than this share of the outline's size (a leaning camera bends a card's corner by
+#: a few pixels).
 COMPLETED = 0.04
-#: How far a completed outline's side ratio may be off the deck's: the corners it is made from
+#: How far a completed outline's side ratio may be off the deck's: the other three corners
 #: may be off by a pixel or two, which the completed one doubles; the fit from it has to end
 #: within :data:`FIT_SHAPE`.
 COMPLETED_SHAPE = 0.15
-#: Of the completed outlines that read nearer a card than the outline found, this many (the
-#: nearest) are fitted: the nearest may be the card's twin (the corner put a few pixels off,
-#: its dice marks half out).
-COMPLETIONS_FITTED = 2
 
 
 def sides_moved(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
