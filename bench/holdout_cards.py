@@ -6,13 +6,16 @@
 ``vision/render/cards.py`` draws the frames the card reader was built and tuned on; judging the
 reader only on its own renderer measures how well it fits that renderer.  This file shares no
 code with it.  The deck is the box's own (``firmware/rules/funfarm/deck.toml``: 24 cards, one
-animal each and the colours of a small black and a small white die), with art drawn here in two
+animal each and the colours of a small black and a small white die), with art drawn here in
 styles of its own:
 
 * "flat": a vector animal on a coloured meadow panel inside a white border, the two dice stacked
   in the panel's top right corner, each a rounded body with a coloured face;
 * "printed": an outline drawing with a pale wash on a paper texture, a title band with the
   animal's name, the two dice side by side in a band under the picture, each a colour diamond.
+* "bleed" (``--style bleed``): the art to the card's edge, no border: a deep ground of the
+  animal's own colour, a pale disc behind the animal, a thin cream frame line, the two dice side
+  by side at the foot; the card's edge is its dark ground against the table.
 
 Each pixel of a frame is cast from a mounted camera (35-60 cm over the table, leaning up to 12
 degrees, radial lens distortion of either sign, 960x720) onto the table plane; cards lie flat
@@ -260,6 +263,13 @@ MEADOW = {  # the flat style's panel: sky over grass, per animal a shade of its 
 }
 
 
+GROUND = {  # the full-bleed style's ground, per animal (top, foot)
+    "sheep": ((40, 110, 120), (20, 60, 70)), "goat": ((120, 120, 50), (70, 70, 30)),
+    "pig": ((130, 50, 90), (80, 25, 55)), "horse": ((45, 60, 130), (25, 30, 75)),
+    "cow": ((50, 110, 60), (25, 60, 35)), "chick": ((190, 100, 40), (120, 55, 25)),
+}
+
+
 def card_face(card: Card, style: str, paper: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The face of ``card`` in ``style``: (H, W, 3) linear RGB, CARD_W x CARD_H cm at TEXELS."""
     c = Canvas(paper)
@@ -300,6 +310,20 @@ def card_face(card: Card, style: str, paper: np.ndarray, rng: np.random.Generato
         yd = CARD_H * 0.72 + 0.3 + size / 2
         draw_die(c, CARD_W * 0.5 - 0.9, yd, size, "black", card.black, style)
         draw_die(c, CARD_W * 0.5 + 0.9, yd, size, "white", card.white, style)
+    elif style == "bleed":
+        # the art to the card's edge: a deep ground darkening downwards, a pale disc behind the
+        # animal, a thin cream frame line, the two dice side by side at the foot
+        top, foot = (linear(v) for v in GROUND[card.animal])
+        yy = (np.mgrid[0:c.h, 0:c.w][0] + 0.5) / (TEXELS * CARD_H)
+        c.img = (top * (1 - yy[..., None]) + foot * yy[..., None]).astype(np.float32)
+        m = 0.22
+        c.rounded(linear((236, 226, 196)), m, m, CARD_W - m, CARD_H - m, 0.3, thick=0.05)
+        c.ellipse(linear((236, 228, 200)), CARD_W * 0.5, CARD_H * 0.42, 2.1, 2.1)
+        draw_animal(c, card.animal, CARD_W * 0.5, CARD_H * 0.46, 0.6, "flat")
+        size = 1.1
+        yd = CARD_H - m - 0.35 - size / 2
+        draw_die(c, CARD_W * 0.5 - 1.0, yd, size, "black", card.black, "flat")
+        draw_die(c, CARD_W * 0.5 + 1.0, yd, size, "white", card.white, "flat")
     else:
         raise ValueError(style)
     return np.clip(c.img, 0, 1).astype(np.float32)
@@ -734,6 +758,7 @@ def write_set(folder: Path, seed: int, style: str, kind: str, tables: int, shots
     return labels
 
 
+STYLES = ("flat", "printed", "bleed")
 SETS = [("flat", "wood"), ("printed", "cloth"), ("flat", "felt"), ("printed", "tiles"),
         ("flat", "striped"), ("printed", "wood"), ("flat", "cloth"), ("printed", "felt")]
 
@@ -745,9 +770,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tables", type=int, default=120)
     parser.add_argument("--shots", type=int, default=2, help="enrollment shots per card")
+    parser.add_argument("--style", choices=STYLES, help="every set in this art style")
+    parser.add_argument("--table", choices=sorted(TABLES), help="every set on this kind of table")
     args = parser.parse_args()
     for k in range(args.sets):
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]
+        style, kind = args.style or style, args.table or kind
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
         write_set(folder, args.seed + k, style, kind, args.tables, args.shots)
         print(folder)

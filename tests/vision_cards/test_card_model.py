@@ -48,10 +48,10 @@ def test_a_saved_model_loads_back_whole(model_file):
         assert np.isfinite(getattr(m, name)).all()
 
 
-@pytest.mark.parametrize("old", [1, 2, 3])
+@pytest.mark.parametrize("old", [1, 2, 3, 4])
 def test_an_older_model_asks_to_enroll_again(model_file, tmp_path, old):
-    """Version 2 models lack the hue of the ink (version 3), version 3 the empty table (4): a
-    one-line error, not a misread."""
+    """Version 2 models lack the hue of the ink (version 3), version 3 the empty table (4),
+    version 4 the hue of the colour details (5): a one-line error, not a misread."""
     p = _rewrite(model_file, tmp_path / "old.npz", {"version": old})
     with pytest.raises(ModelError, match=f"version {old}.*enroll the deck again"):
         load_model(p)

@@ -29,7 +29,7 @@ def test_deck_is_the_boxs_own(holdout):
     assert all(c.black in holdout.PAINT and c.white in holdout.PAINT for c in deck)
 
 
-@pytest.mark.parametrize("style", ["flat", "printed"])
+@pytest.mark.parametrize("style", ["flat", "printed", "bleed"])
 def test_cards_of_one_animal_differ_only_in_the_dice(holdout, style):
     deck = [c for c in holdout.load_deck() if c.animal == "pig"]
     paper = holdout.linear((245, 240, 225))

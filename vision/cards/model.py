@@ -22,7 +22,8 @@ FORMAT = "farmbox-cards"
 #: 2: features that cancel the light, a discriminant learned from made-up shots.
 #: 3: the hue of the coloured ink in each half of the card joins the features.
 #: 4: the empty table, when the deck was enrolled from photos on the box's own table.
-VERSION = 4
+#: 5: the hue of the colour details (a mark against what lies round it) joins the features.
+VERSION = 5
 
 
 class ModelError(VisionInputError):
