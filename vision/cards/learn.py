@@ -217,6 +217,14 @@ def _hog(ink: np.ndarray) -> np.ndarray:
     return (hist / norm).ravel().astype(np.float32)
 
 
+def _surround(b: np.ndarray, reach: float) -> np.ndarray:
+    """The colour round each pixel of ``b``: blurred over ``reach`` pixels (a Gaussian's sigma),
+    at a quarter of the size (a tenth of the time; the blur leaves no detail to lose)."""
+    h, w = b.shape[:2]
+    small = cv2.resize(b, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), reach / 4), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _hue_grid(b: np.ndarray) -> np.ndarray:
     """Where each hue of coloured ink lies: per region of a coarse grid, a histogram of hue
     (soft-binned around the colour circle) weighted by saturation, over the whole card's
@@ -278,7 +286,7 @@ def features(card: np.ndarray) -> np.ndarray:
     return np.concatenate([
         2.0 * chroma, 4.0 * mean_chroma, 2.0 * fill.astype(np.float32), layout, 0.5 * fine, spots,
         _hue_grid(b),
-        _hue_grid(b - cv2.GaussianBlur(b, (0, 0), DETAIL * w)),
+        _hue_grid(b - _surround(b, DETAIL * w)),
     ] + ([OLD_WEIGHT * describe(card)] if OLD_WEIGHT else []) + ([HOG_WEIGHT * _hog(cv2.GaussianBlur(ink, (0, 0), 0.8))] if HOG_WEIGHT else [])).astype(np.float32)
 
 
