@@ -218,6 +218,9 @@ class CardReader:
         fitted, row = min(fits, key=lambda f: float(f[1].min()))
         best = float(row.min())
         if best > FAR * self.model.max_distance or best > FIT_NEARER * start:
+            if reading.id is not None and best < start and self.cards[int(np.argmin(row))] != reading.id:
+                # read far, and nearer another card a few pixels off: neither is sure
+                return CardReading(None, 0.0, found, reading.under_another)
             return reading
         cid, conf = self._decide(row)
         return CardReading(cid, conf, fitted) if cid is not None else reading
@@ -409,6 +412,12 @@ FIT_SHAPE = 0.08
 FIT_INTO = 2.0
 
 
+#: The moves the fit tries: each side alone; where none of those brings the outline found
+#: nearer a card, all four together (an outline round the card's inner frame line, its border
+#: outside it: no one side moved brings the card nearer).
+SIDES, TOGETHER = list(np.eye(4)), [np.ones(4)]
+
+
 def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.ndarray]], np.ndarray],
               allowed: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, np.ndarray]:
     """The sides of ``quad`` moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while a
@@ -422,14 +431,17 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
         # than where it led: it would not be taken, and is not read again
         before = moves
         for _ in range(FIT_ROUNDS):
-            tries = [t for t in (np.clip(moves + sign * step * np.eye(4)[side], *FIT_RANGE)
-                                 for side in range(4) for sign in (-1, 1))
-                     if (t != moves).any() and (t != before).any() and allowed(sides_moved(quad, t))]
-            if not tries:
-                break
-            rows = distances([sides_moved(quad, t) for t in tries])
-            k = int(np.argmin(rows.min(axis=1)))
-            if rows[k].min() >= best * (1 - FIT_GAIN):
+            for ways in (SIDES, TOGETHER) if not moves.any() else (SIDES,):
+                tries = [t for t in (np.clip(moves + sign * step * way, *FIT_RANGE)
+                                     for way in ways for sign in (-1, 1))
+                         if (t != moves).any() and (t != before).any() and allowed(sides_moved(quad, t))]
+                if not tries:
+                    continue
+                rows = distances([sides_moved(quad, t) for t in tries])
+                k = int(np.argmin(rows.min(axis=1)))
+                if rows[k].min() < best * (1 - FIT_GAIN):
+                    break
+            else:
                 break
             before, row, best, moves = moves, rows[k], float(rows[k].min()), tries[k]
     return moves, row
