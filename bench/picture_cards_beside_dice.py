@@ -23,6 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.bench_scripts import bench_script
 
 
+def captioned_jpeg(out: Path, shown: np.ndarray, caption: str) -> None:
+    """``shown`` with ``caption`` on a dark bar along its foot, written to ``out`` (a JPEG)."""
+    h, w = shown.shape[:2]
+    cv2.rectangle(shown, (0, h - 40), (w, h), (30, 30, 30), -1)
+    cv2.putText(shown, caption, (12, h - 13), cv2.FONT_HERSHEY_SIMPLEX, 0.65, (255, 255, 255), 2, cv2.LINE_AA)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), shown, [cv2.IMWRITE_JPEG_QUALITY, 85])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -60,11 +69,7 @@ def main() -> int:
         cv2.putText(shown, c.id, (int(x), max(18, int(y) - 8)), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (120, 0, 120), 2,
                     cv2.LINE_AA)
     text = "  ".join(f"{die} die: {colour or '?'}" for die, colour in reading.dice.items())
-    cv2.rectangle(shown, (0, image.shape[0] - 40), (image.shape[1], image.shape[0]), (30, 30, 30), -1)
-    cv2.putText(shown, f"read: {text}   (cards kept out of the dice search, tinted)", (12, image.shape[0] - 13),
-                cv2.FONT_HERSHEY_SIMPLEX, 0.65, (255, 255, 255), 2, cv2.LINE_AA)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(args.out), shown, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    captioned_jpeg(args.out, shown, f"read: {text}   (cards kept out of the dice search, tinted)")
     print(f"{args.out}: {text}; {sum(1 for c in cards if c.id)} cards read")
     return 0
 

@@ -53,11 +53,7 @@ def main() -> int:
                     cv2.LINE_AA)
     right = sum(1 for c in cards if c.id in truth)
     text = f"{right} of {len(truth)} cards read, {sum(1 for c in cards if c.id and c.id not in truth)} wrong"
-    cv2.rectangle(shown, (0, image.shape[0] - 40), (image.shape[1], image.shape[0]), (30, 30, 30), -1)
-    cv2.putText(shown, f"{text}   (full-bleed art, {kind} table)", (12, image.shape[0] - 13),
-                cv2.FONT_HERSHEY_SIMPLEX, 0.65, (255, 255, 255), 2, cv2.LINE_AA)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(args.out), shown, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    bench_script("picture_cards_beside_dice").captioned_jpeg(args.out, shown, f"{text}   (full-bleed art, {kind} table)")
     print(f"{args.out}: {text}")
     return 0
 
