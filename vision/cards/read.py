@@ -184,7 +184,9 @@ class CardReader:
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
         cards keeps its outline and stays unsure.  It is also fitted from the outline a card
         seen from above makes of the other three corners (:func:`_completions`), and the
-        nearer fit is taken.  ``row``: the card's distances through the outline found."""
+        nearer fit is taken.  A card read far whose fit, not taken, reads another card nearer
+        is read as no card: neither is sure (three open diamonds found round their frame line
+        read as one diamond).  ``row``: the card's distances through the outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -420,7 +422,8 @@ SIDES, TOGETHER = list(np.eye(4)), [np.ones(4)]
 
 def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.ndarray]], np.ndarray],
               allowed: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, np.ndarray]:
-    """The sides of ``quad`` moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while a
+    """The sides of ``quad`` moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`; one side
+    at a time, or all four at once from ``quad`` itself, :data:`TOGETHER`) while a
     move brings the card nearer a card (``distances`` of a list of outlines: a row per outline,
     the least of which counts; ``row``: those of ``quad``) by :data:`FIT_GAIN` at least;
     ``allowed``: whether an outline may be tried.  Returns the moves and the row they reach."""
