@@ -65,11 +65,12 @@ HUE_SATURATION = 0.2
 #: ground of the animal's colour (the second renderer's "bleed" style) the ground fills each
 #: half's histogram and two cards of one animal, dice marks of other colours, were read as each
 #: other (wood 94.3% / 1.2% wrong, cloth 94.4%); with the details' hue 99.6% / 0 on both, the
-#: twelve sets of the other two styles 9984 -> 10005 of 10098 right and 12 -> 3 wrong, the real
-#: photos 347 -> 346 (the surround blurred at full size: 10008 and 3); the same at 0.05, 0.2 and 0.3 of the width on the real photos through
-#: other cameras (the evening table's slice 104 -> 99 right at each).  The details' own
-#: saturation floor at 0.4 instead: the pale tiles' set lost 20 (docs/card-vision.md, "The hue
-#: of the details").
+#: twelve sets of the other two styles 9984 -> 10005 of 10098 right and 12 -> 3 wrong (the
+#: surround blurred at full size: 10008 and 3), the real photos 347 -> 346.  The reach is no
+#: knife edge: 0.05, 0.1, 0.2 and 0.3 of the width read the real photos through other cameras
+#: alike (the evening table's slice 104 -> 99-100 right at each).  The details' own saturation
+#: floor at 0.4 instead: the pale tiles' set lost 20 (docs/card-vision.md, "The hue of the
+#: details").
 DETAIL = 0.1
 OLD_WEIGHT = 0.0
 #: Ridge added to the within-class scatter (share of its mean variance).
