@@ -539,14 +539,21 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     shaped: dict[int, np.ndarray] = {}
     enrolled = options.card_share * frame_area if options.card_share else None
 
+    def beyond_two(area: float) -> bool:
+        """Whether an outline of ``area`` is larger than two of the largest cards (where the
+        enrolled size is known): no card, nor two touching."""
+        return enrolled is not None and area > 2 * LARGEST_CARD * enrolled
+
     def card_size(sizes: list[float]) -> float | None:
         """One card's size: the median of ``sizes`` (of the cards found) when there are three
         or more or the enrolled size is not known, else the enrolled size.  Where the enrolled
         size is known, outlines far smaller than it (:data:`PART_OF_CARD`: a card's art panel
         found alone) are no cards: else, on a table where many cards were found only in part,
-        the whole cards looked twice a card's size and were dropped as pairs."""
+        the whole cards looked twice a card's size and were dropped as pairs; outlines larger
+        than two of the largest cards (:data:`LARGEST_CARD`) are none either (squares of pale
+        tiles ringed by grout, found where the white cards on them were not)."""
         if enrolled is not None:
-            sizes = [a for a in sizes if a >= PART_OF_CARD * enrolled]
+            sizes = [a for a in sizes if PART_OF_CARD * enrolled <= a and not beyond_two(a)]
         if len(sizes) >= 3 or (enrolled is None and sizes):
             return float(np.median(sizes))
         return enrolled
@@ -622,6 +629,8 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             break
         banned |= big | seamed
         too_big |= big
+    else:       # those of more than two cards' size banned in the last round are not kept either
+        kept = [k for i, k in zip(kept_i, kept) if not (i in banned and beyond_two(cv2.contourArea(k)))]
     one = card_size(_sizes(kept))
     if options.ratio is not None and one is not None:
         against, parts = _against_cards(shaped, refined, banned, kept, fits, gx, gy, one)
