@@ -314,6 +314,9 @@ class CardReader:
             f, g = max(f, 0.0), max(g, 0.0)
             tries += [sides_moved(q, np.array([-g * (i == 0), -f * (j == 1), -g * (i == 2), -f * (j == 3)]))
                       for i in (0, 2) for j in (1, 3)]
+        # a card's size at a corner of the outline may lie on a card read beside it (the
+        # rectangle round two cards slid along each other takes in some of the table)
+        tries = [t for t in tries if not any(common_area(t, o) > SPLIT_ON_ANOTHER * cv2.contourArea(t) for o in others)]
         mask = difference()
         if mask is not None:      # a card differs from the empty table (a tile of it does not)
             tries = [t for t in tries if differs_inside(mask, t, image) >= NOT_A_CARD]
@@ -389,6 +392,10 @@ WHOLE = 0.85
 #: touching (:meth:`CardReader._split`): such outlines on the second renderer's printed decks
 #: were 1.5-1.85 of a card.
 TWO = 1.35
+#: A card's size tried at a corner of such an outline is not looked at where this share of it
+#: lies on another card found (a card read twice: the rectangle round two cards slid along
+#: each other, its sides along theirs, reaches over the card beside them).
+SPLIT_ON_ANOTHER = 0.25
 
 
 #: Fitting a found outline to a card of the deck (:meth:`CardReader._fitted`): the

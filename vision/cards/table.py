@@ -325,7 +325,7 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
         (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
         if max(w, h) > 1.2 * card[1] or pixels > 1.6 * area:
             if pairs is not None and _pair_sized(w, h, pixels, card):
-                pairs.append(order_corners(cv2.boxPoints(((cx, cy), (w, h), angle))) / s)
+                pairs.append(_pair_outline(region, hull, gx, gy) / s)
             continue                            # more than one card, or no card
         points = hull.reshape(-1, 2).astype(np.float32)
         points = points[np.linspace(0, len(points) - 1, min(len(points), 64)).astype(int)]
@@ -349,6 +349,23 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
 #: (each with :data:`PAIR_SLACK` for the difference's spread and a leaning camera).
 PAIR_AREA = 2.2
 PAIR_SLACK = 1.15
+
+
+def _pair_outline(region: np.ndarray, hull: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The rectangle (corners in order) round a region two touching cards make (``region``, a
+    mask; ``hull``, its convex hull), its sides along the cards' own: the turn (modulo a right
+    angle) of the image's edges there (``gx``, ``gy``), their borders, title bands and
+    dividers.  Two cards slid along each other lie in its opposite corners.  The least
+    rectangle round the region runs askew of both (a pair slid by a fifth of a card's length:
+    13 degrees off), and no card's size at its corners read as a card."""
+    on = region.astype(bool)
+    x, y = gx[on].astype(np.float32), gy[on].astype(np.float32)
+    turn = float(np.angle(((x * x + y * y) * np.exp(4j * np.arctan2(y, x))).sum())) / 4
+    c, s = float(np.cos(turn)), float(np.sin(turn))
+    axes = np.array([[c, s], [-s, c]], np.float32)
+    p = hull.reshape(-1, 2).astype(np.float32) @ axes.T
+    (x0, y0), (x1, y1) = p.min(axis=0), p.max(axis=0)
+    return order_corners(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) @ axes)
 
 
 def _pair_sized(w: float, h: float, region: float, card: tuple[float, float]) -> bool:
