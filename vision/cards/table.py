@@ -356,8 +356,9 @@ def _pair_outline(region: np.ndarray, hull: np.ndarray, gx: np.ndarray, gy: np.n
     mask; ``hull``, its convex hull), its sides along the cards' own: the turn (modulo a right
     angle) of the image's edges there (``gx``, ``gy``), their borders, title bands and
     dividers.  Two cards slid along each other lie in its opposite corners.  The least
-    rectangle round the region runs askew of both (a pair slid by a fifth of a card's length:
-    13 degrees off), and no card's size at its corners read as a card."""
+    rectangle round the region may run askew of both (two cards slid by a third of a card at
+    the frame's foot, bent by the lens: 25 degrees off), and then no card's size at its
+    corners reads as a card."""
     on = region.astype(bool)
     x, y = gx[on].astype(np.float32), gy[on].astype(np.float32)
     turn = float(np.angle(((x * x + y * y) * np.exp(4j * np.arctan2(y, x))).sum())) / 4
