@@ -179,13 +179,10 @@ class CardReader:
         side moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while that brings the card
         nearer a card of the deck.  A title band close to the table's shade leaves the finder
         the band's inner edge; a shadow or the next card's edge pulls a side off the card's.
-        The fitted outline is taken when it reads as a card (within the unknown-card distance;
-        beyond :data:`FAR` of it with the clear lead any far read needs, :data:`FAR_LEAD`) and
-        clearly nearer than the outline found (:data:`FIT_NEARER`): a card only unsure between
-        two near-alike cards keeps its outline and stays unsure.  Until 2026-12-05 it had to
-        read within :data:`FAR`: of the 34 fits on the twenty second-renderer sets that read
-        a card between the two, 33 were right (the one wrong a cow under a glare that washed
-        it out, read as a pig at a lead of 0.22 of its distance).  It is also fitted from the outline a card
+        The fitted outline is taken when it reads as a card, as near it as the enrollment's
+        made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
+        the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
+        cards keeps its outline and stays unsure.  It is also fitted from the outline a card
         seen from above makes of the other three corners (:func:`_completions`), and the
         nearer fit is taken.  A card read far whose fit, not taken, reads another card nearer
         is read as no card: neither is sure (three open diamonds found round their frame line
@@ -222,7 +219,7 @@ class CardReader:
             return reading
         fitted, row = min(fits, key=lambda f: float(f[1].min()))
         best = float(row.min())
-        if best > self.model.max_distance or best > FIT_NEARER * start:
+        if best > FAR * self.model.max_distance or best > FIT_NEARER * start:
             if reading.id is not None and best < start and self.cards[int(np.argmin(row))] != reading.id:
                 # read far, and nearer another card a few pixels off: neither is sure
                 return CardReading(None, 0.0, found, reading.under_another)
