@@ -23,6 +23,14 @@ def bleed(holdout, tmp_path_factory):
     return deck, holdout.Box.from_seed(102, "bleed", "wood", deck), CardReader(enroll(Path(root) / "enroll"))
 
 
+def _tables(deck, box, rng, count):
+    """``count`` tables of 8 cards of ``deck`` on ``box``'s table: each laid out and its frame."""
+    for _ in range(count):
+        chosen = [deck[int(i)] for i in rng.choice(len(deck), 8, replace=False)]
+        placed = box.lay(rng, chosen)
+        yield placed, box.render(placed, rng)
+
+
 def test_twins_on_a_deep_ground_are_told_apart_by_their_marks(bleed):
     """The ground of the animal's colour fills most of each half of the card, so each half's
     hue is the ground's whichever dice the card shows: the sheep of red and green marks was
@@ -30,12 +38,8 @@ def test_twins_on_a_deep_ground_are_told_apart_by_their_marks(bleed):
     whole deck).  Read by the hue of what stands out from its surroundings as well, every
     card here is its own."""
     deck, box, reader = bleed
-    rng = np.random.default_rng([102, 7])
     cards = right = wrong = 0
-    for _ in range(8):
-        chosen = [deck[int(i)] for i in rng.choice(len(deck), 8, replace=False)]
-        placed = box.lay(rng, chosen)
-        image = box.render(placed, rng)
+    for placed, image in _tables(deck, box, np.random.default_rng([102, 7]), 8):
         truths = [(p.card.id, np.float32(box.project(p.corners()))) for p in placed]
         for r in reader.read(image):
             cid, q = max(truths, key=lambda t: quad_iou(t[1], r.corners))
@@ -59,12 +63,8 @@ def test_a_card_cut_at_its_dice_is_read_as_itself_or_not_at_all(bleed):
     from farmbox.vision.cards.read import sides_moved
 
     deck, box, reader = bleed
-    rng = np.random.default_rng([102, 9])
     outlines = wrong = read = 0
-    for _ in range(2):
-        chosen = [deck[int(i)] for i in rng.choice(len(deck), 8, replace=False)]
-        placed = box.lay(rng, chosen)
-        image = box.render(placed, rng)
+    for placed, image in _tables(deck, box, np.random.default_rng([102, 9]), 2):
         for p in placed:
             q = np.float32(box.project(p.corners()))
             for side in range(4):
