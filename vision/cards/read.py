@@ -404,8 +404,8 @@ TWO = 1.35
 #: cards more so, and the eight full-bleed sets 5, none wrong (read as any card: 22 and 12 more,
 #: 1 wrong).
 WHOLE = 0.85
-#: A card's size tried at a corner of such an outline is not looked at where this share of it
-#: lies on another card found (a card read twice: the rectangle round two cards slid along
+#: A card's size tried at a corner of an outline parted as two cards (:meth:`CardReader._split`)
+#: is not looked at where this share of it lies on another card found (a card read twice: the rectangle round two cards slid along
 #: each other, its sides along theirs, reaches over the card beside them).
 SPLIT_ON_ANOTHER = 0.25
 
