@@ -158,8 +158,12 @@ class CardReader:
         :func:`.find.find_cards` or by other means; not read as it is, read through the outline
         fitted to the deck (as :meth:`read` reads every card it finds)."""
         q = np.asarray(corners, np.float32).reshape(4, 2)
-        row = self.distances([rectify_to(image, q, self.size)])[0]
+        row = self._row(image, q)
         return self._checked(image, CardReading(*self._decide(row), q), row)
+
+    def _row(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The distances of the card inside ``quad`` (frame pixels) to the deck's cards."""
+        return self.distances([rectify_to(image, quad, self.size)])[0]
 
     def _checked(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
                  others: list[np.ndarray] | None = None) -> CardReading:
@@ -374,7 +378,7 @@ class CardReader:
         if card is None:
             return reading
         if near:
-            got = self._near(card, self.distances([rectify_to(image, card, self.size)])[0])
+            got = self._near(card, self._row(image, card))
         else:
             got = self.read_outline(image, card)
         return got if got.id is not None else reading
@@ -405,8 +409,9 @@ TWO = 1.35
 #: 1 wrong).
 WHOLE = 0.85
 #: A card's size tried at a corner of an outline parted as two cards (:meth:`CardReader._split`)
-#: is not looked at where this share of it lies on another card found (a card read twice: the rectangle round two cards slid along
-#: each other, its sides along theirs, reaches over the card beside them).
+#: is not looked at where this share of it lies on another card found (a card read twice: the
+#: rectangle round two cards slid along each other, its sides along theirs, reaches over the
+#: card beside them).
 SPLIT_ON_ANOTHER = 0.25
 
 
