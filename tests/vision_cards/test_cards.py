@@ -321,5 +321,7 @@ def test_a_card_found_round_its_inner_frame_is_read_as_itself_or_not_at_all(read
             right += got == card.id
             wrong += got not in (None, card.id)
     assert wrong == 0
-    # 32 of 32 when written (22 before the four sides moved together)
-    assert right >= 30, right
+    # 32 of 32 when written (22 before the four sides moved together); 30 with OpenCV 5.1 and
+    # 24 with the Pi's 4.10 while all four were tried only where no side alone gained, 32 on
+    # both since the two are tried side by side
+    assert right >= 31, right
