@@ -14,6 +14,7 @@ from farmbox.vision.cards.table import (
     card_by_difference,
     differing,
     empty_table,
+    _pair_outline,
     on_the_table,
     one_table,
 )
@@ -439,6 +440,40 @@ def test_two_white_cards_touching_slid_along_each_other_are_each_read_once(holdo
     right, wrong = _pairs_read(holdout, pale_tiles, 78, 0.45, reach=0.05)
     assert wrong == 0
     assert right >= 10, right
+
+
+@pytest.mark.parametrize("long_turn,short_turn", [(24.0, 102.0), (-40.0, 38.0), (10.0, 100.0)])
+def test_the_outline_round_two_touching_cards_runs_along_their_sides_however_the_camera_skews_them(
+        long_turn, short_turn):
+    """Near the frame's corner a leaning camera through a wide lens shows a card's long and
+    short sides some 78 degrees apart (printed/wood 22: 24.5 and 102).  The outline round two
+    such cards touching runs along both (the two directions the edges there run along most):
+    the rectangle along the edges' mean turn, as before, ran 8 degrees off both, and no card's
+    size at its corners read as a card."""
+    scale = 16                                  # drawn at 1/16 of a pixel, smoothed as a lens does
+    image = np.full((300, 400), 60, np.uint8)
+    u, v = (np.array([np.cos(np.radians(t)), np.sin(np.radians(t))]) for t in (long_turn, short_turn))
+    o = np.array([200.0, 150.0]) - 65 * u - 86 * v
+    cards = [np.float32([o, o + 130 * u, o + 130 * u + 85 * v, o + 85 * v]) + k * (87 * v + 40 * u) for k in (0, 1)]
+    for c in cards:
+        cv2.fillConvexPoly(image, np.int32(np.rint(c * scale)), (220,), cv2.LINE_AA, 4)
+        cv2.polylines(image, [np.int32(np.rint(c * scale))], True, (40,), 2, cv2.LINE_AA, 4)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    region = cv2.morphologyEx((image > 100).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    gx, gy = cv2.spatialGradient(cv2.GaussianBlur(image, (3, 3), 0))
+    outline = _pair_outline(region, cv2.convexHull(np.concatenate(contours)), gx, gy)
+    sides = np.roll(outline, -1, axis=0) - outline
+    turns = np.degrees(np.arctan2(sides[:, 1], sides[:, 0])) % 180
+    for want in (long_turn % 180, short_turn % 180):
+        assert (np.abs((turns - want + 90) % 180 - 90) < 1.5).sum() == 2, (turns, want)
+    corners = []
+    for c in cards:                             # each card inside it, in a corner of it
+        assert all(cv2.pointPolygonTest(outline, tuple(map(float, p)), True) > -2 for p in c)
+        near = np.linalg.norm(outline[:, None, :] - c[None, :, :], axis=2).min(axis=1)
+        assert near.min() < 3, near
+        corners.append(int(np.argmin(near)))
+    assert (corners[0] - corners[1]) % 4 == 2   # opposite corners
 
 
 def test_a_card_found_with_a_band_of_table_and_not_read_is_read_through_the_card_round_it(holdout, pale_tiles):

@@ -37,6 +37,7 @@ from .table import (
     matching,
     on_the_table,
     one_table,
+    pair_round,
     table_shot,
     unexplained,
 )
@@ -304,10 +305,35 @@ class CardReader:
         """An outline larger than a card and not read: two cards touching, the outline round
         one and part of the other.  The card is looked for as a card's size at each of its
         corners (its sides along the outline's, fitted to the deck as :meth:`_fitted` does),
-        and the card it touches as what differs from the empty table round the rest.  The
-        outline as it is when no card there reads as near its card as the enrollment's
+        and the card it touches as what differs from the empty table round the rest.  Where
+        no corner reads and the empty table is known, the corners are tried again of the
+        outline round what differs there along the image's edges (:func:`.table.pair_round`:
+        the finder's outline round two cards slid along each other may run askew of both).
+        The outline as it is when no card there reads as near its card as the enrollment's
         made-up copies come, or (the empty table known) none differs from the table there."""
         q = np.asarray(reading.corners, np.float32)
+        mask = difference()
+        found = self._corner_card(image, q, others, card, mask)
+        if found is None and mask is not None:
+            skewed = pair_round(image, q, others, mask)
+            if skewed is not None:
+                found = self._corner_card(image, skewed, others, card, mask)
+        if found is None:
+            return [reading]
+        out = [found]
+        if mask is not None:
+            m = self.model
+            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask)
+            if other is not None:
+                out.append(self.read_outline(image, other))
+        return out
+
+    def _corner_card(self, image: np.ndarray, q: np.ndarray, others: list[np.ndarray], card: float,
+                     mask: np.ndarray | None) -> CardReading | None:
+        """The card read as ``card``'s size (an area, frame pixels) at a corner of ``q``, its
+        sides along the outline's and fitted to the deck; None when none reads as near its card
+        as the enrollment's made-up copies come.  ``mask``: what differs from the empty table
+        (None: not known); a card's size there must differ from it."""
         e = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
         across, along = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2      # sides 0, 2 and sides 1, 3
         long_side = float(np.sqrt(card / self.model.ratio))
@@ -322,29 +348,18 @@ class CardReader:
         # a card's size at a corner of the outline may lie on a card read beside it (the
         # rectangle round two cards slid along each other takes in some of the table)
         tries = [t for t in tries if not any(common_area(t, o) > SPLIT_ON_ANOTHER * cv2.contourArea(t) for o in others)]
-        mask = difference()
         if mask is not None:      # a card differs from the empty table (a tile of it does not)
             tries = [t for t in tries if differs_inside(mask, t, image) >= NOT_A_CARD]
         if not tries:
-            return [reading]
+            return None
         rows = self.distances([rectify_to(image, t, self.size) for t in tries])
-        found = None
         for k in np.argsort(rows.min(axis=1)):
             got = self._near(tries[k], rows[k])
             if got.id is None:
                 got = self._fitted(image, got, rows[k], others)
             if got.id is not None:
-                found = got
-                break
-        if found is None:
-            return [reading]
-        out = [found]
-        if mask is not None:
-            m = self.model
-            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask)
-            if other is not None:
-                out.append(self.read_outline(image, other))
-        return out
+                return got
+        return None
 
     def _card(self, image: np.ndarray, quad: np.ndarray, row: np.ndarray | None, under: bool,
               others: list[np.ndarray], card: float, difference: _TableDifference) -> CardReading:

@@ -352,21 +352,43 @@ PAIR_SLACK = 1.15
 
 
 def _pair_outline(region: np.ndarray, hull: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-    """The rectangle (corners in order) round a region two touching cards make (``region``, a
-    mask; ``hull``, its convex hull), its sides along the cards' own: the turn (modulo a right
-    angle) of the image's edges there (``gx``, ``gy``), their borders, title bands and
-    dividers.  Two cards slid along each other lie in its opposite corners.  The least
-    rectangle round the region may run askew of both (two cards slid by a third of a card at
-    the frame's foot, bent by the lens: 25 degrees off), and then no card's size at its
-    corners reads as a card."""
+    """The outline (corners in order) round a region two touching cards make (``region``, a
+    mask; ``hull``, its convex hull), its sides along the cards' own: the two directions the
+    image's edges there (``gx``, ``gy``) run along most, the cards' borders, title bands and
+    dividers (:func:`_skewed_outline`).  Two cards slid along each other lie in its opposite
+    corners.  The least rectangle round the region may run askew of both (two cards slid by a
+    third of a card at the frame's foot, bent by the lens: 25 degrees off), and then no card's
+    size at its corners reads as a card."""
     on = region.astype(bool)
-    x, y = gx[on].astype(np.float32), gy[on].astype(np.float32)
-    turn = float(np.angle(((x * x + y * y) * np.exp(4j * np.arctan2(y, x))).sum())) / 4
-    c, s = float(np.cos(turn)), float(np.sin(turn))
-    axes = np.array([[c, s], [-s, c]], np.float32)
-    p = hull.reshape(-1, 2).astype(np.float32) @ axes.T
-    (x0, y0), (x1, y1) = p.min(axis=0), p.max(axis=0)
-    return order_corners(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) @ axes)
+    return _skewed_outline(hull.reshape(-1, 2), gx[on], gy[on])
+
+
+#: The edges' directions are counted in bins of a degree, smoothed over five; a card's short
+#: sides run at least this many degrees off its long sides however the camera leans.
+SKEW_SMOOTHING = np.array([1.0, 2.0, 3.0, 2.0, 1.0]) / 9.0
+SKEW_APART = 45
+
+
+def _skewed_outline(points: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The parallelogram round ``points`` (N x 2) whose sides run along the two directions
+    the edges there run along most (``gx``, ``gy``: the gradients of its pixels, each counted
+    by its strength): a card's long sides and its short sides.  A camera leaning over a card
+    near the frame's corner, through a wide lens, shows them 75-80 degrees apart (a rectangle
+    along the edges' mean turn, as until 2026-12-05, ran 8 degrees off both, and no card's size
+    in it read as a card)."""
+    x, y = gx.astype(np.float64), gy.astype(np.float64)
+    across = np.degrees(np.arctan2(y, x)) % 180.0           # each edge's normal, a degree a bin
+    hist = np.bincount(np.minimum(across.astype(np.intp), 179), weights=np.sqrt(x * x + y * y), minlength=180)
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), SKEW_SMOOTHING, mode="valid")
+    first = int(np.argmax(hist))
+    off = np.abs((np.arange(180) - first + 90) % 180 - 90)
+    second = int(np.argmax(np.where(off >= SKEW_APART, hist, -1.0)))
+    normals = np.array([[np.cos(t), np.sin(t)] for t in np.radians([first + 0.5, second + 0.5])])
+    reach = points.astype(np.float64) @ normals.T            # (N, 2): how far along each normal
+    lo, hi = reach.min(axis=0), reach.max(axis=0)
+    corners = [np.linalg.solve(normals, np.array([a, b])) for a, b in
+               ((lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1]))]
+    return order_corners(np.array(corners, np.float32))
 
 
 def _pair_sized(w: float, h: float, region: float, card: tuple[float, float]) -> bool:
@@ -443,19 +465,42 @@ def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], ta
     a rim round them) are cleared.  ``difference``: :func:`differing` of ``image``, when
     already made (left as it is).  None: no card-sized region there, or a frame not of that
     table."""
-    mask = differing(image, table) if difference is None else difference.copy()
+    mask = differing(image, table) if difference is None else difference
     if mask is None:
         return None
-    s = mask.shape[1] / image.shape[1]
+    region = _region_round(mask, quad, others, mask.shape[1] / image.shape[1])
+    if region is None:
+        return None
+    found = card_by_difference(image, table, card_share, ratio, mask=region.astype(np.uint8) * 255, search=QUICK)
+    return found[0] if len(found) == 1 else None
+
+
+def _region_round(mask: np.ndarray, quad: np.ndarray, others: list[np.ndarray], s: float) -> np.ndarray | None:
+    """The region of ``mask`` (what differs from the empty table; left as it is) that ``quad``
+    (frame pixels; ``s``: the mask's scale) touches once the ``others`` found and a rim round
+    them are cleared, as a bool array; None where it touches none."""
+    mask = mask.copy()
     _clear(mask, others, s, FOUND_RIM)
     _, labels = cv2.connectedComponents(mask)
     touched = np.unique(labels[_inside(mask, quad * s)])
     touched = touched[touched > 0]
-    if not len(touched):
+    return np.isin(labels, touched) if len(touched) else None
+
+
+def pair_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], mask: np.ndarray) -> np.ndarray | None:
+    """The outline (corners, frame pixels) round two touching cards that ``quad`` was found
+    round askew, its sides along neither card's: the region of what differs from the empty
+    table (``mask``, :func:`differing` of ``image``) that ``quad`` touches once the ``others``
+    found are cleared (:func:`_region_round`), its sides along the image's edges there
+    (:func:`_skewed_outline`).  None where no region is touched."""
+    s = mask.shape[1] / image.shape[1]
+    on = _region_round(mask, quad, others, s)
+    if on is None:
         return None
-    region = np.isin(labels, touched).astype(np.uint8) * 255
-    found = card_by_difference(image, table, card_share, ratio, mask=region, search=QUICK)
-    return found[0] if len(found) == 1 else None
+    gray = cv2.GaussianBlur(cv2.cvtColor(_work(image)[0].astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    gx, gy = cv2.spatialGradient(gray)
+    contours, _ = cv2.findContours(on.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return _skewed_outline(cv2.convexHull(np.concatenate(contours)).reshape(-1, 2), gx[on], gy[on]) / s
 
 
 def _differs(mask: np.ndarray, quad: np.ndarray) -> float:
