@@ -11,10 +11,10 @@ from farmbox.vision.cards.find import find_cards, side_ratio
 from farmbox.vision.cards.read import CardReader, _found_on_the_empty_table, card_in, enroll, enroll_shots
 from farmbox.vision.cards.table import (
     LEAST_PHOTOS,
+    _pair_outline,
     card_by_difference,
     differing,
     empty_table,
-    _pair_outline,
     on_the_table,
     one_table,
 )
