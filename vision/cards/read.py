@@ -181,8 +181,8 @@ class CardReader:
     def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
                 others: list[np.ndarray] | None = None) -> CardReading:
         """A card found and not read, read again through its outline fitted to the deck: each
-        side moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`) while that brings the card
-        nearer a card of the deck.  A title band close to the table's shade leaves the finder
+        side moved out or in and the outline turned (:func:`fit_sides`) while that brings the
+        card nearer a card of the deck.  A title band close to the table's shade leaves the finder
         the band's inner edge; a shadow or the next card's edge pulls a side off the card's.
         The fitted outline is taken when it reads as a card, as near it as the enrollment's
         made-up shots come (:data:`FAR` of the unknown-card distance) and clearly nearer than
@@ -207,7 +207,7 @@ class CardReader:
         def fitted_from(q: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
             moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off))
-            return sides_moved(q, moves), row
+            return fitted_outline(q, moves), row
 
         fits = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
@@ -433,11 +433,12 @@ SPLIT_ON_ANOTHER = 0.25
 #: Fitting a found outline to a card of the deck (:meth:`CardReader._fitted`): the
 #: steps a side moves by (shares of the sides it moves along, each step size tried until no
 #: move helps, at most :data:`FIT_ROUNDS` times), how far a side may move in and out (a title
-#: band is some 0.15 of a card's length), the least gain in distance a move must bring, and
-#: how much nearer its card the fitted outline must read than the outline found.
+#: band is some 0.15 of a card's length) and the outline turn (:data:`FIT_TURN`), the least
+#: gain in distance a move must bring, and how much nearer its card the fitted outline must
+#: read than the outline found.
 FIT_STEPS = (0.1, 0.04)
 FIT_ROUNDS = 4
-FIT_RANGE = (-0.2, 0.35)
+FIT_RANGE = (np.array([-0.2, -0.2, -0.2, -0.2, -0.3]), np.array([0.35, 0.35, 0.35, 0.35, 0.3]))
 FIT_GAIN = 0.01
 FIT_NEARER = 0.75
 #: How far the fitted outline's side ratio may be off the deck's: cards read right lie within
@@ -453,36 +454,58 @@ FIT_SHAPE = 0.08
 FIT_INTO = 2.0
 
 
-#: The moves the fit tries: each side alone, and from the outline found also all four
-#: together (an outline round the card's inner frame line, its border outside it: one side
-#: moved alone may bring the card a little nearer, all four much nearer).  Until 2026-12-05
-#: all four were tried only where no side alone brought the card nearer: with the Pi's
-#: OpenCV 4.10 one side gained first on 6 of 32 such cards, and the fit stopped far off.
-SIDES, TOGETHER = list(np.eye(4)), [np.ones(4)]
+#: Degrees the fit turns the outline about its centre per unit of a move: a step of 0.1 turns
+#: it 2 degrees, one of 0.04 0.8, and it turns 6 degrees at most.  An outline a few degrees off
+#: its card (one side pulled along the next card's edge, a corner lost under a glare) is not
+#: brought onto it by its sides' moves alone, which keep their turn.  Since 2026-12-05: the
+#: twelve second-renderer sets 10037 -> 10043 right, wrong 3 -> 3 (a glared chick the sides'
+#: fit read nearest its twin is nearest itself when turned).
+FIT_TURN = 20.0
+
+
+#: The moves the fit tries (a move: each side's, :func:`sides_moved`, and the turn,
+#: :data:`FIT_TURN`): each side alone and the turn, and from the outline found also all four
+#: sides together (an outline round the card's inner frame line, its border outside it: one
+#: side moved alone may bring the card a little nearer, all four much nearer).  Until
+#: 2026-12-05 all four were tried only where no side alone brought the card nearer: with the
+#: Pi's OpenCV 4.10 one side gained first on 6 of 32 such cards, and the fit stopped far off.
+ALONE, TOGETHER = list(np.eye(5)), [np.array([1.0, 1.0, 1.0, 1.0, 0.0])]
+
+
+def fitted_outline(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """``quad`` (4x2) with its sides moved by ``moves[:4]`` (:func:`sides_moved`), then turned
+    about its centre by ``moves[4]`` :data:`FIT_TURN` degrees."""
+    q = sides_moved(quad, moves[:4])
+    if not moves[4]:
+        return q
+    t = np.radians(float(moves[4]) * FIT_TURN)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    centre = q.mean(axis=0)
+    return ((q - centre) @ turn.T + centre).astype(np.float32)
 
 
 def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.ndarray]], np.ndarray],
               allowed: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, np.ndarray]:
-    """The sides of ``quad`` moved out or in (:func:`sides_moved`, :data:`FIT_STEPS`; one side
-    at a time, or all four at once from ``quad`` itself, :data:`TOGETHER`; the move that reads
-    nearest is taken) while a move brings the card nearer a card (``distances`` of a list of
+    """The sides of ``quad`` moved out or in and the outline turned (:func:`fitted_outline`,
+    :data:`FIT_STEPS`; one side or the turn at a time, or all four sides at once from ``quad``
+    itself, :data:`TOGETHER`; the move that reads nearest is taken) while a move brings the card nearer a card (``distances`` of a list of
     outlines: a row per outline, the least of which counts; ``row``: those of ``quad``) by
     :data:`FIT_GAIN` at least; ``allowed``: whether an outline may be tried.  Returns the
     moves and the row they reach."""
     best = float(row.min())
-    moves = np.zeros(4)
+    moves = np.zeros(5)
     for step in FIT_STEPS:
         # the move just made, undone, leads back to where it came from, which read farther
         # than where it led: it would not be taken, and is not read again
         before = moves
         for _ in range(FIT_ROUNDS):
-            ways = SIDES if moves.any() else SIDES + TOGETHER
+            ways = ALONE if moves.any() else ALONE + TOGETHER
             tries = [t for t in (np.clip(moves + sign * step * way, *FIT_RANGE)
                                  for way in ways for sign in (-1, 1))
-                     if (t != moves).any() and (t != before).any() and allowed(sides_moved(quad, t))]
+                     if (t != moves).any() and (t != before).any() and allowed(fitted_outline(quad, t))]
             if not tries:
                 break
-            rows = distances([sides_moved(quad, t) for t in tries])
+            rows = distances([fitted_outline(quad, t) for t in tries])
             k = int(np.argmin(rows.min(axis=1)))
             if rows[k].min() >= best * (1 - FIT_GAIN):
                 break
