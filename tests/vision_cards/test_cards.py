@@ -325,3 +325,24 @@ def test_a_card_found_round_its_inner_frame_is_read_as_itself_or_not_at_all(read
     # 24 with the Pi's 4.10 while all four were tried only where no side alone gained, 32 on
     # both since the two are tried side by side
     assert right >= 31, right
+
+
+def test_without_the_card_size_a_card_read_far_smaller_than_those_beside_it_is_a_part_of_one():
+    """A deck enrolled from crops does not tell a card's size.  The finder found the three
+    ovals of a card of three (the real photos through a hazy camera) and read one as a card of
+    one oval, another, fitted, as a card of two: a card read at under 0.55 of the median card
+    read in the frame is a part of one, read as no card; with fewer than three cards read in the
+    frame nothing is known of the size, and the readings stay as they are."""
+    from farmbox.vision.cards.read import CardReading, _parts_unread
+
+    def card(x, y, w, h, name):
+        return CardReading(name, 1.0, np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
+
+    whole = [card(40 + 220 * k, 100, 200, 300, f"3-green-solid-{k}") for k in range(3)]
+    oval = card(80, 500, 140, 70, "1-purple-striped-oval")
+    out = _parts_unread(whole + [oval])
+    assert [r.id for r in out] == [r.id for r in whole] + [None]
+    assert out[-1].confidence == 0.0 and np.array_equal(out[-1].corners, oval.corners)
+    near = card(80, 500, 180, 260, "1-green-solid-oval")           # a card seen a little smaller
+    assert _parts_unread(whole + [near])[-1].id == near.id
+    assert [r.id for r in _parts_unread(whole[:1] + [oval])] == [whole[0].id, oval.id]

@@ -270,7 +270,7 @@ class CardReader:
         readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card,
                                difference) for quad, u, p in zip(quads, under, part)]
         if not card:
-            return readings
+            return _parts_unread(readings)
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
         # makes the far cards half the size of the near ones), else the enrollment's
         read = [(r.corners.mean(axis=0), cv2.contourArea(r.corners)) for r in readings if r.id is not None]
@@ -397,6 +397,23 @@ class CardReader:
         else:
             got = self.read_outline(image, card)
         return got if got.id is not None else reading
+
+
+def _parts_unread(readings: list[CardReading]) -> list[CardReading]:
+    """``readings`` of a frame by a deck whose card size is not known (enrolled from crops),
+    those of a card far smaller than the cards read beside it (:data:`.find.PART_OF_CARD` of
+    their median, at least :data:`LEAST_BESIDE` of them) read as no card: the finder found a
+    part of a card (an oval of a card of three, read as a card of one or two)."""
+    areas = [cv2.contourArea(r.corners) for r in readings if r.id is not None]
+    if len(areas) < LEAST_BESIDE:
+        return readings
+    least = PART_OF_CARD * float(np.median(areas))
+    return [CardReading(None, 0.0, r.corners, r.under_another)
+            if r.id is not None and cv2.contourArea(r.corners) < least else r for r in readings]
+
+
+#: How many cards read in a frame tell a card's size there when the enrollment does not.
+LEAST_BESIDE = 3
 
 
 def _reading_order(quad: np.ndarray) -> tuple[int, float]:
