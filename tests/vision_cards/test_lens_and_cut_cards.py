@@ -123,8 +123,8 @@ def test_a_card_read_through_an_outline_with_a_strip_of_table_is_checked_through
 def test_a_card_found_cut_short_and_turned_is_read_through_its_outline_turned_back(held_out):
     """An outline a few degrees off its card (a side pulled along the next card's edge, a
     corner lost under a glare) and cut short at one end: the fit's side moves keep each side's
-    turn, and read 22 of these 48 at 6 degrees and 1 at 8; turning the outline too (2 degrees,
-    then 0.8, at most 6), 43 and 43, none wrong."""
+    turn, and read 22 of these 48 at 6 degrees and 1 at 8; turning the outline too (2 degrees
+    a step, at most 6), 44 and 44, none wrong."""
     reader, tests = held_out
     for degrees, least in ((6, 40), (8, 40)):
         right = 0

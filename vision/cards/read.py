@@ -472,21 +472,24 @@ FIT_INTO = 2.0
 
 
 #: Degrees the fit turns the outline about its centre per unit of a move: a step of 0.1 turns
-#: it 2 degrees, one of 0.04 0.8, and it turns 6 degrees at most.  An outline a few degrees off
-#: its card (one side pulled along the next card's edge, a corner lost under a glare) is not
-#: brought onto it by its sides' moves alone, which keep their turn.  Since 2026-12-05: the
-#: twelve second-renderer sets 10037 -> 10043 right, wrong 3 -> 3 (a glared chick the sides'
-#: fit read nearest its twin is nearest itself when turned).
+#: it 2 degrees, and it turns 6 degrees at most; the turn is tried in the coarse step only (in
+#: the fine one too it read the same twelve sets, at a fifth more features read per frame).  An
+#: outline a few degrees off its card (one side pulled along the next card's edge, a corner
+#: lost under a glare) is not brought onto it by its sides' moves alone, which keep their turn.
+#: Since 2026-12-05: the twelve second-renderer sets 10037 -> 10043 right, wrong 3 -> 3 (a
+#: glared chick the sides' fit read nearest its twin is nearest itself when turned).
 FIT_TURN = 20.0
 
 
 #: The moves the fit tries (a move: each side's, :func:`sides_moved`, and the turn,
-#: :data:`FIT_TURN`): each side alone and the turn, and from the outline found also all four
+#: :data:`FIT_TURN`): each side alone and the turn (:data:`SIDES`: the sides alone, in the fine
+#: step), and from the outline found also all four
 #: sides together (an outline round the card's inner frame line, its border outside it: one
 #: side moved alone may bring the card a little nearer, all four much nearer).  Until
 #: 2026-12-05 all four were tried only where no side alone brought the card nearer: with the
 #: Pi's OpenCV 4.10 one side gained first on 6 of 32 such cards, and the fit stopped far off.
 ALONE, TOGETHER = list(np.eye(5)), [np.array([1.0, 1.0, 1.0, 1.0, 0.0])]
+SIDES = ALONE[:4]
 
 
 def fitted_outline(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -516,7 +519,7 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
         # than where it led: it would not be taken, and is not read again
         before = moves
         for _ in range(FIT_ROUNDS):
-            ways = ALONE if moves.any() else ALONE + TOGETHER
+            ways = (ALONE if step == FIT_STEPS[0] else SIDES) + ([] if moves.any() else TOGETHER)
             tries = [t for t in (np.clip(moves + sign * step * way, *FIT_RANGE)
                                  for way in ways for sign in (-1, 1))
                      if (t != moves).any() and (t != before).any() and allowed(fitted_outline(quad, t))]
