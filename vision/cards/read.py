@@ -508,10 +508,10 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
               allowed: Callable[[np.ndarray], bool]) -> tuple[np.ndarray, np.ndarray]:
     """The sides of ``quad`` moved out or in and the outline turned (:func:`fitted_outline`,
     :data:`FIT_STEPS`; one side or the turn at a time, or all four sides at once from ``quad``
-    itself, :data:`TOGETHER`; the move that reads nearest is taken) while a move brings the card nearer a card (``distances`` of a list of
-    outlines: a row per outline, the least of which counts; ``row``: those of ``quad``) by
-    :data:`FIT_GAIN` at least; ``allowed``: whether an outline may be tried.  Returns the
-    moves and the row they reach."""
+    itself, :data:`TOGETHER`; the move that reads nearest is taken) while a move brings the
+    card nearer a card (``distances`` of a list of outlines: a row per outline, the least of
+    which counts; ``row``: those of ``quad``) by :data:`FIT_GAIN` at least; ``allowed``:
+    whether an outline may be tried.  Returns the moves and the row they reach."""
     best = float(row.min())
     moves = np.zeros(5)
     for step in FIT_STEPS:
