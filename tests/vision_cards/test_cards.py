@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from farmbox.firmware.cli import main
 from farmbox.vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
+from farmbox.vision.cards import learn as L
 from farmbox.vision.cards.describe import rectify
 from farmbox.vision.cards.find import _refine, order_corners, side_ratio
 from farmbox.vision.cards.read import card_in
@@ -346,3 +347,44 @@ def test_without_the_card_size_a_card_read_far_smaller_than_those_beside_it_is_a
     near = card(80, 500, 180, 260, "1-green-solid-oval")           # a card seen a little smaller
     assert _parts_unread(whole + [near])[-1].id == near.id
     assert [r.id for r in _parts_unread(whole[:1] + [oval])] == [whole[0].id, oval.id]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(20, 120), st.integers(20, 90), st.floats(0.0, 0.3))
+def test_the_ink_fill_is_numpys_histogram_of_the_ink_steps(seed, h, w, on_edges):
+    """The fill (a feature of every card read, made with OpenCV's histogram for speed) counts
+    as numpy's histogram does, the outer edges included: no ink (0.05, the first step's
+    floor) and black (1, the last step's top, which OpenCV's own histogram leaves out).  A
+    value exactly on a step's edge inside the range may fall a step low (OpenCV's rounding)."""
+    rng = np.random.default_rng(seed)
+    ink = np.clip(rng.random((h, w), np.float32) * 1.3 - 0.15, 0.0, 1.0)
+    at = rng.random(ink.shape) < on_edges
+    ink[at] = rng.choice(np.float32([0.05, 1.0]), int(at.sum()))
+    expected = np.histogram(ink, bins=int(L.INK_BINS), range=(0.05, 1.0))[0] / ink.size
+    assert np.array_equal(L._fill(ink), expected)
+
+
+@pytest.mark.parametrize("veil", [0.0, 90.0])
+def test_a_card_balanced_by_its_paper_colour_as_numpy_would_divide_it(veil):
+    """The paper balance (OpenCV's multiply by the paper colour's reciprocal, the paper found
+    in a sample sorted by channel) is, within float rounding, numpy's: each channel divided
+    by the median of the brightest quarter of every fourth pixel, after a lamp's veil (the
+    darkest ink's lift above what ink reflects) is taken away."""
+    rng = np.random.default_rng(7)
+    face = np.clip(rng.normal(170, 40, (100, 70, 3)) + veil, 0, 255)
+    face[10:40, 10:40] = (30 + veil, 40 + veil, 200)
+    face = face.astype(np.uint8)
+
+    def paper(f):
+        s = f[::2, ::2].reshape(-1, 3)
+        lum = s.sum(axis=1)
+        return np.median(s[lum >= np.percentile(lum, 75)], axis=0)
+
+    f = L.flattened(face)
+    white = paper(f)
+    lift = float(np.percentile(f[::2, ::2].reshape(-1, 3), 1, axis=0).min()) - L.INK_REFLECTS * float(white.mean())
+    assert (lift > 0) == (veil > 0)
+    if lift > 0:
+        f = np.maximum(f - lift, 0.0)
+        white = paper(f)
+    np.testing.assert_allclose(L.paper_balanced(face), f / np.maximum(white, 8.0), rtol=1e-5, atol=1e-6)
