@@ -225,8 +225,11 @@ def _grow(quad: np.ndarray, px: float) -> np.ndarray:
     return (c + d * (r + px * 1.3) / np.maximum(r, 1e-6)).astype(np.float32)
 
 
-def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
-    """(contour, how much to grow, base score) for every closed outline."""
+def _candidates(gray: np.ndarray, min_points: float = 0.0) -> list[tuple[np.ndarray, float, float]]:
+    """(contour, how much to grow, base score) for every closed outline; of the edge map's
+    and the cut regions' outlines only those of ``min_points`` points or more (a felt's
+    edge map has thousands of specks), of the bright regions all (touching cards are looked
+    for among them)."""
     out: list[tuple[np.ndarray, float, float]] = []
     med = float(np.median(gray[::4, ::4]))
     edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
@@ -234,15 +237,15 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, float, float]]:
     # inner outlines (holes) of the edge map: a card's own outline from inside
     contours, hier = cv2.findContours(thick, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hier is not None:
-        for c, h in zip(contours, hier[0]):
+        for k in np.flatnonzero(_lengths(contours) >= min_points).tolist():
             # outer boundaries sit just outside an outline, holes just inside it
-            out.append((c, -1.0, 1.0) if h[3] < 0 else (c, 1.5, 0.95))
+            out.append((contours[k], -1.0, 1.0) if hier[0][k, 3] < 0 else (contours[k], 1.5, 0.95))
     # bright regions cut along edges
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     cut = cv2.bitwise_and(bright, cv2.bitwise_not(thick))
     cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    out.extend((c, 1.5, 0.9) for c in contours)
+    out.extend((c, 1.5, 0.9) for c in contours if len(c) >= min_points)
     # and uncut: a card's thin margin survives (touching cards merge here, the cut ones don't)
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -499,7 +502,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
     blobs: list[np.ndarray] = []   # bright regions, uncut: two cards touching make one
     extra = _fine_holes(full, scale, options)
     rings: list[tuple[np.ndarray, np.ndarray, float]] = []   # (quad, contour, grow): see _alone_rings
-    for contour, grow, base in _candidates(gray) + extra:
+    for contour, grow, base in _candidates(gray, min_points) + extra:
         if grow == 0.0:
             blobs.append(contour)
         if len(contour) < min_points:  # too short an outline to enclose a card
