@@ -629,28 +629,39 @@ def covered_cards(image: np.ndarray, quads: list[np.ndarray]) -> list[bool]:
     """Which found cards lie partly under another found card: their sides run inside the
     other card's outline without an edge there (the top card's own sides stay visible)."""
     out = [False] * len(quads)
-    if len(quads) < 2:
+    boxes = [cv2.boundingRect(np.asarray(q, np.float32)) for q in quads]
+
+    def apart(i: int, j: int) -> bool:
+        """Whether the boxes round cards i and j do not meet (neither card can cover the other)."""
+        xi, yi, wi, hi = boxes[i]
+        xj, yj, wj, hj = boxes[j]
+        return xi > xj + wj or xj > xi + wi or yi > yj + hj or yj > yi + hi
+
+    near = [[j for j in range(len(quads)) if j != i and not apart(i, j)] for i in range(len(quads))]
+    if not any(near):   # most frames: the edges along the cards' sides are not looked at
         return out
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if image.ndim == 3 else \
         image.astype(np.float32)
-    edges = [_edge_strength(gray, q) for q in quads]
-    boxes = [cv2.boundingRect(np.asarray(q, np.float32)) for q in quads]
+    edges: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def edge(i: int) -> tuple[np.ndarray, np.ndarray]:
+        if i not in edges:
+            edges[i] = _edge_strength(gray, quads[i])
+        return edges[i]
 
     def hidden_step(i: int, j: int) -> float | None:
         """Median edge step of card i's sides where they run inside card j (None: they don't)."""
-        xi, yi, wi, hi = boxes[i]
-        xj, yj, wj, hj = boxes[j]
-        if xi > xj + wj or xj > xi + wi or yi > yj + hj or yj > yi + hi:
+        if apart(i, j):
             return None
-        pts, step = edges[i]
+        pts, step = edge(i)
         inside = _depth_inside(pts, quads[j]) > 3.0
         return float(np.median(step[inside])) if inside.sum() >= 3 else None
 
     for i in range(len(quads)):
-        typical = float(np.median(edges[i][1])) + 1e-3
-        for j in range(len(quads)):
-            if i == j:
-                continue
+        if not near[i]:
+            continue
+        typical = float(np.median(edge(i)[1])) + 1e-3
+        for j in near[i]:
             mine = hidden_step(i, j)
             if mine is None or mine >= EDGE_SHARE * typical:
                 continue
