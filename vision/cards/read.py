@@ -201,7 +201,8 @@ class CardReader:
         nearer fit is taken; where neither is taken, it is fitted again with its opposite
         sides leaned too (:data:`LEANING`).  A card read far whose fit, not taken, reads
         another card nearer is read as no card: neither is sure (three open diamonds found
-        round their frame line read as one diamond).  ``row``: the card's distances through the outline found."""
+        round their frame line read as one diamond).  ``row``: the card's distances through
+        the outline found."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -226,7 +227,7 @@ class CardReader:
         def shaped(fits: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
             return [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
 
-        first = row
+        row_found = row
         fits = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
         # run across the card): also fitted from the outline the other three corners make,
@@ -240,7 +241,7 @@ class CardReader:
         fits = shaped(fits)
         if not any(taken(f[1]) for f in fits):
             # fitted again with the sides leaned too: an outline cut out askew where cards meet
-            fits += shaped([fitted_from(found, first, leaning=True)])
+            fits += shaped([fitted_from(found, row_found, leaning=True)])
         if not fits:
             return reading
         fitted, row = min(fits, key=lambda f: float(f[1].min()))
@@ -535,9 +536,9 @@ SIDES = ALONE[:4]
 #: also each pair of opposite sides leaned (:func:`_leaned`, :data:`FIT_TURN` degrees a unit;
 #: at most 16 degrees), in up to :data:`LEANING_ROUNDS` rounds of the coarse step.  Where two
 #: cards' bright regions meet, the finder may cut one out as a parallelogram whose short sides
-#: run 10-15 degrees off the card's (towards the other card's corner) and whose long sides are
+#: run 13-18 degrees off the card's (towards the other card's corner) and whose long sides are
 #: the card's: no side's move nor the outline's turn brings those onto the card.  Since
-#: 2026-12-05 (later): the twelve second-renderer sets 10043 -> 10047 right, wrong 3 -> 3
+#: 2026-12-05 (evening): the twelve second-renderer sets 10043 -> 10047 right, wrong 3 -> 3
 #: (printed/cloth 2 877 -> 881); a seventh more features read a frame on the pale tiles (98.6
 #: -> 113.0), none more on our renderer's.  Tried only where the outline found has a corner 8
 #: degrees or more off square (the askew ones are 14-18 off), the tiles' cost went but so did a
