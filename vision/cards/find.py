@@ -425,7 +425,7 @@ def _sizes(quads: list[np.ndarray]) -> list[float]:
     return [float(cv2.contourArea(q)) for q in quads]
 
 
-def _square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
+def square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
     """Every corner within ``tolerance`` degrees of a right angle (a card seen from nearly
     above)."""
     xy = q.tolist()
@@ -515,7 +515,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             continue
         quad = order_corners(quad)
         qa = cv2.contourArea(quad)
-        if qa <= 0 or area / qa < 0.82 or not _square_enough(quad, 30.0):
+        if qa <= 0 or area / qa < 0.82 or not square_enough(quad, 30.0):
             continue
         if grow in (RING_GROW, RING_HOLE_GROW):
             rings.append((quad, contour, grow))
@@ -533,7 +533,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
             cx, cy = q.mean(axis=0).tolist()
             off = min(1.0, ((cx - half_w) ** 2 + (cy - half_h) ** 2) / (half_w * half_w))
             slack, bent = RATIO_OFF_CENTRE * off, SQUARE_OFF_CENTRE * off
-        return (_square_enough(q, SQUARE + bent) and (not sides or _sides_seen(q, gx, gy))
+        return (square_enough(q, SQUARE + bent) and (not sides or _sides_seen(q, gx, gy))
                 and options.min_ratio <= ratio <= options.max_ratio
                 and cv2.contourArea(q) >= options.min_area * frame_area
                 and (options.ratio is None or abs(ratio - options.ratio) <= options.ratio_tolerance + slack))

@@ -29,6 +29,7 @@ from .find import (
     find_cards,
     offset,
     side_ratio,
+    square_enough,
 )
 from .layout import aligned_to_the_deck
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
@@ -198,8 +199,9 @@ class CardReader:
         the outline found (:data:`FIT_NEARER`): a card only unsure between two near-alike
         cards keeps its outline and stays unsure.  It is also fitted from the outline a card
         seen from above makes of the other three corners (:func:`_completions`), and the
-        nearer fit is taken; where neither is taken, it is fitted again with its opposite
-        sides leaned too (:data:`LEANING`).  A card read far whose fit, not taken, reads
+        nearer fit is taken; where neither is taken and the outline found is askew (a corner
+        :data:`LEANED_CORNER` off square), it is fitted again with its opposite sides leaned
+        too (:data:`LEANING`).  A card read far whose fit, not taken, reads
         another card nearer is read as no card: neither is sure (three open diamonds found
         round their frame line read as one diamond).  ``row``: the card's distances through
         the outline found."""
@@ -239,7 +241,7 @@ class CardReader:
             if rows[k].min() < start * (1 - FIT_GAIN):
                 fits.append(fitted_from(completed[k], rows[k]))
         fits = shaped(fits)
-        if not any(taken(f[1]) for f in fits):
+        if not any(taken(f[1]) for f in fits) and not square_enough(found, LEANED_CORNER):
             # fitted again with the sides leaned too: an outline cut out askew where cards meet
             fits += shaped([fitted_from(found, row_found, leaning=True)])
         if not fits:
@@ -539,12 +541,16 @@ SIDES = ALONE[:4]
 #: run 13-18 degrees off the card's (towards the other card's corner) and whose long sides are
 #: the card's: no side's move nor the outline's turn brings those onto the card.  Since
 #: 2026-12-05 (evening): the twelve second-renderer sets 10043 -> 10047 right, wrong 3 -> 3
-#: (printed/cloth 2 877 -> 881); a seventh more features read a frame on the pale tiles (98.6
-#: -> 113.0), none more on our renderer's.  Tried only where the outline found has a corner 8
-#: degrees or more off square (the askew ones are 14-18 off), the tiles' cost went but so did a
-#: card (printed/cloth 2 881 -> 880): not kept.
+#: (printed/cloth 2 877 -> 881); none more features read a frame on our renderer's frames.
 LEANING = list(np.eye(7))
 LEANING_ROUNDS = 7
+#: The leaned fit is tried only where the outline found has a corner this many degrees or more
+#: off square (those cut out askew are 14-18 off; a card the camera leans and the lens bends
+#: has a few).  Tried on every fit not taken, it read as many cards of the twelve sets, with
+#: the outlines across two cards parted (:data:`TWO_UNKNOWN`), at far more features a frame:
+#: printed/felt 8 45.9 against 26.8 (24.8 before either), printed/tiles 52 137.9 against 114.9
+#: (98.6): most fits not taken are of cards it does not read either (glared, or twins).
+LEANED_CORNER = 8.0
 
 
 def fitted_outline(quad: np.ndarray, moves: np.ndarray) -> np.ndarray:
