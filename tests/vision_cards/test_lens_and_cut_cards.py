@@ -210,6 +210,27 @@ def test_a_pair_of_sides_leaned_turns_about_their_middles_and_the_corners_follow
     assert np.allclose(turn(_leaned(q, 0.0, -7.0))[[1, 3]], turn(q)[[1, 3]] - 7.0, atol=1e-3)
 
 
+def _touching_on_wood(holdout, folder, tail: int, first: int, second: int):
+    """The deck (printed, on wood) enrolled from two photos of each card, and 12 tables of two
+    of its cards laid touching (the cards 2k + ``first`` and 2k + ``second`` of the deck):
+    (reader, [(pair, image, a, facing)]), ``a`` the first card's outline (corners in order) and
+    ``facing`` its side nearest the second card."""
+    deck = holdout.load_deck()
+    holdout.write_set(folder, 22, "printed", "wood", tables=0, shots=2, progress=False, deck=deck)
+    reader = CardReader(enroll(folder / "enroll"))
+    box = holdout.Box.from_seed(22, "printed", "wood", deck)
+    rng = np.random.default_rng([22, tail])
+    tables = []
+    for k in range(12):
+        pair = box.lay(rng, [deck[(2 * k + first) % len(deck)], deck[(2 * k + second) % len(deck)]], touching=True)
+        image = box.render(pair, rng)
+        a, b = (order_corners(np.float32(box.project(p.corners()))) for p in pair)
+        sides = [(a[i] + a[(i + 1) % 4]) / 2 for i in range(4)]
+        facing = min(range(4), key=lambda i: float(np.linalg.norm(sides[i] - b.mean(axis=0))))
+        tables.append((pair, image, a, facing))
+    return reader, tables
+
+
 def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(holdout, tmp_path):
     """Two cards laid side by side, touching: the finder sometimes closes one outline round
     one card and part of the other (1.5-1.85 of a card on the second renderer's printed decks),
@@ -219,19 +240,10 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     another card."""
     from farmbox.vision.cards.read import CardReading, _TableDifference
 
-    deck = holdout.load_deck()
-    holdout.write_set(tmp_path, 22, "printed", "wood", tables=0, shots=2, progress=False, deck=deck)
-    reader = CardReader(enroll(tmp_path / "enroll"))
-    box = holdout.Box.from_seed(22, "printed", "wood", deck)
-    rng = np.random.default_rng([22, 71])
+    reader, tables = _touching_on_wood(holdout, tmp_path, 71, 0, 7)
     first = second = wrong = as_found = 0
-    for k in range(12):
-        pair = box.lay(rng, [deck[(2 * k) % len(deck)], deck[(2 * k + 7) % len(deck)]], touching=True)
-        image = box.render(pair, rng)
-        a, b = (order_corners(np.float32(box.project(p.corners()))) for p in pair)
+    for pair, image, a, facing in tables:
         # card a's long side facing card b moved out over half of b
-        sides = [(a[i] + a[(i + 1) % 4]) / 2 for i in range(4)]
-        facing = min(range(4), key=lambda i: float(np.linalg.norm(sides[i] - b.mean(axis=0))))
         outline = sides_moved(a, 0.5 * np.eye(4)[facing])
         as_found += reader.read_outline(image, outline).id is not None
         got = reader._split(image, CardReading(None, 0.0, outline), [], cv2.contourArea(a),
@@ -253,18 +265,9 @@ def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_part
     never another card; an outline that reads near a card is left as it is."""
     from farmbox.vision.cards.read import TWO, TWO_UNKNOWN, CardReading, _TableDifference
 
-    deck = holdout.load_deck()
-    holdout.write_set(tmp_path, 22, "printed", "wood", tables=0, shots=2, progress=False, deck=deck)
-    reader = CardReader(enroll(tmp_path / "enroll"))
-    box = holdout.Box.from_seed(22, "printed", "wood", deck)
-    rng = np.random.default_rng([22, 72])
+    reader, tables = _touching_on_wood(holdout, tmp_path, 72, 1, 8)
     parted = read = wrong = near = 0
-    for k in range(12):
-        pair = box.lay(rng, [deck[(2 * k + 1) % len(deck)], deck[(2 * k + 8) % len(deck)]], touching=True)
-        image = box.render(pair, rng)
-        a, b = (order_corners(np.float32(box.project(p.corners()))) for p in pair)
-        sides = [(a[i] + a[(i + 1) % 4]) / 2 for i in range(4)]
-        facing = min(range(4), key=lambda i: float(np.linalg.norm(sides[i] - b.mean(axis=0))))
+    for pair, image, a, facing in tables:
         outline = sides_moved(a, 0.3 * np.eye(4)[facing])
         card = cv2.contourArea(a)
         assert TWO_UNKNOWN * card < cv2.contourArea(outline) < TWO * card
