@@ -26,6 +26,7 @@ import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
+from typing import NoReturn
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -42,6 +43,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SUFFIXES = {".jpg", ".jpeg", ".png"}
 
 
+def refuse(problem: str) -> NoReturn:
+    """One line naming the problem, exit status 2 (bad input, as the ``farmbox`` commands)."""
+    print(f"bench_cards_ab: {problem}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def earlier_cards(rev: str, into: Path):
     """The card reader package (``vision.cards``) of commit ``rev``, imported as
     ``farmbox_before.vision.cards`` from ``into``."""
@@ -49,7 +56,7 @@ def earlier_cards(rev: str, into: Path):
         data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "vision"], check=True,
                               capture_output=True).stdout
     except subprocess.CalledProcessError as e:
-        raise SystemExit(f"bench_cards_ab: no commit {rev!r} here: {e.stderr.decode().strip()}") from None
+        refuse(f"no commit {rev!r} here: {e.stderr.decode().strip()}")
     package = into / "farmbox_before"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -68,10 +75,12 @@ def enrolled(samples: Path, model: Path) -> Path:
 
 
 def frames_of(folder: Path, limit: int) -> list[np.ndarray]:
+    if not (folder / "scenes").is_dir():
+        refuse(f"no scenes/ folder in {folder}")
     scenes = sorted(p for p in (folder / "scenes").iterdir() if p.suffix.lower() in SUFFIXES)[:limit]
     images = [cv2.imread(str(p)) for p in scenes]
     if not images or any(i is None for i in images):
-        raise SystemExit(f"bench_cards_ab: no readable scenes in {folder / 'scenes'}")
+        refuse(f"no readable scenes in {folder / 'scenes'}")
     return images
 
 
@@ -119,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             compare("our renderer", enrolled(samples, Path(tmp) / "rendered.npz"), images, before, args.rounds)
         for folder in args.folders:
             if not (folder / "enroll").is_dir():
-                raise SystemExit(f"bench_cards_ab: no enroll/ folder in {folder}")
+                refuse(f"no enroll/ folder in {folder}")
             model = enrolled(folder / "enroll", Path(tmp) / f"{folder.name}.npz")
             compare(folder.name, model, frames_of(folder, args.frames), before, args.rounds)
     return 0
