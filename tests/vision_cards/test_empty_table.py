@@ -485,7 +485,8 @@ def test_a_card_found_with_a_band_of_table_and_not_read_is_read_through_the_card
     card as the enrollment's made-up copies come (the second renderer's printed/tiles 52: a
     goat found with a band of grout, and the two touching cards beside it, read)."""
     from farmbox.vision.cards.describe import rectify_to
-    from farmbox.vision.cards.read import _TableDifference, sides_moved
+    from farmbox.vision.cards.read import sides_moved
+    from farmbox.vision.cards.table import TableFrame
 
     deck, box, reader = pale_tiles
     rng = np.random.default_rng([52, 21])
@@ -494,7 +495,7 @@ def test_a_card_found_with_a_band_of_table_and_not_read_is_read_through_the_card
     image = box.render(placed, rng)
     truths = [np.float32(box.project(p.corners())) for p in placed]
     card = reader.model.card_share * image.shape[0] * image.shape[1]
-    difference = _TableDifference(image, reader.model.table)
+    difference = TableFrame(image, reader.table)
     right = tried = 0
     for p, q in zip(placed, truths):
         for side in range(4):
@@ -506,3 +507,39 @@ def test_a_card_found_with_a_band_of_table_and_not_read_is_read_through_the_card
             assert got.id in (None, p.card.id)
     assert tried == 24
     assert right >= 22, right        # 24 of 24 when this was written (22 with the Pi's OpenCV 4.10); 20 before
+
+
+def test_a_frame_is_compared_with_the_empty_table_once_and_every_step_sees_it_as_made(holdout, pale_tiles):
+    """The steps that compare a frame with the empty table share one :class:`TableFrame`: the
+    frame shrunk to the table's width and where it differs from the table are made once a
+    frame (on white cards on pale tiles each step made its own, 5-12% of the frame's reading).
+    Through it the finds are those of each step on its own; what differs stays as made (the
+    step that clears the cards found from it clears a copy; writing to it is refused), and
+    the table's own part of the comparison (:class:`EmptyTable`) changes no pixel of it."""
+    from farmbox.vision.cards.table import EmptyTable, TableFrame
+
+    deck, box, reader = pale_tiles
+    model = reader.model
+    rng = np.random.default_rng([52, 77])
+    found_more = 0
+    for _ in range(3):
+        placed = box.lay(rng, [deck[int(i)] for i in rng.choice(len(deck), 8, replace=False)])
+        image = box.render(placed, rng)
+        quads = find_cards(image, reader.options)
+        alone = on_the_table(image, quads, model.table, model.card_share, model.ratio, [], [])
+        frame = TableFrame(image, reader.table)
+        doubtful: list[np.ndarray] = []
+        pairs: list[np.ndarray] = []
+        shared = on_the_table(image, quads, reader.table, model.card_share, model.ratio, doubtful, pairs, frame=frame)
+        assert len(shared) == len(alone) and all(np.array_equal(a, b) for a, b in zip(shared, alone))
+        found_more += len(shared) > len([q for q in shared if any(q is p for p in quads)])
+        made = frame.difference()
+        assert made is not None and frame.difference() is made
+        assert np.array_equal(made, differing(image, model.table))
+        assert np.array_equal(made, differing(image, EmptyTable(model.table)))
+        with pytest.raises(ValueError):
+            made[0, 0] = 255
+        own = card_by_difference(image, model.table, model.card_share, model.ratio)
+        through = card_by_difference(image, model.table, model.card_share, model.ratio, frame=frame)
+        assert len(own) == len(through) and all(np.array_equal(a, b) for a, b in zip(own, through))
+    assert found_more, "no frame where the table found a card the finder missed: the test looked at nothing"

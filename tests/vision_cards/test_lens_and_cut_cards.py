@@ -238,7 +238,8 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     the cards read near it, is looked for a card's size at each of its corners (fitted to the
     deck) and the card it touches found by the empty table round the rest: both read, never
     another card."""
-    from farmbox.vision.cards.read import CardReading, _TableDifference
+    from farmbox.vision.cards.read import CardReading
+    from farmbox.vision.cards.table import TableFrame
 
     reader, tables = _touching_on_wood(holdout, tmp_path, 71, 0, 7)
     first = second = wrong = as_found = 0
@@ -247,7 +248,7 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
         outline = sides_moved(a, 0.5 * np.eye(4)[facing])
         as_found += reader.read_outline(image, outline).id is not None
         got = reader._split(image, CardReading(None, 0.0, outline), [], cv2.contourArea(a),
-                            _TableDifference(image, reader.model.table))
+                            TableFrame(image, reader.table))
         ids = [r.id for r in got]
         first += pair[0].card.id in ids
         second += pair[1].card.id in ids
@@ -263,7 +264,8 @@ def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_part
     read is looked at as two (`TWO`).  One that reads as no card of the deck at all (beyond the
     unknown-card distance) is parted from `TWO_UNKNOWN` of a card: the card read at a corner,
     never another card; an outline that reads near a card is left as it is."""
-    from farmbox.vision.cards.read import TWO, TWO_UNKNOWN, CardReading, _TableDifference
+    from farmbox.vision.cards.read import TWO, TWO_UNKNOWN, CardReading
+    from farmbox.vision.cards.table import TableFrame
 
     reader, tables = _touching_on_wood(holdout, tmp_path, 72, 1, 8)
     parted = read = wrong = near = 0
@@ -277,7 +279,7 @@ def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_part
         if far:
             parted += 1
             got = reader._split(image, CardReading(None, 0.0, outline), [], card,
-                                _TableDifference(image, reader.model.table))
+                                TableFrame(image, reader.table))
             read += pair[0].card.id in [r.id for r in got]
             wrong += sum(r.id not in (None, pair[0].card.id, pair[1].card.id) for r in got)
     # when this was written: 12 of 12 read as no card, parted, and their card read

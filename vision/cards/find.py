@@ -79,6 +79,19 @@ def median_of_rows(g: np.ndarray) -> np.ndarray:
     return (part[:, half - 1] + part[:, half]) / 2
 
 
+def median_of_bytes(a: np.ndarray) -> float:
+    """``float(np.median(a))`` of a uint8 array, as numpy makes it (the middle value, or the
+    mean of the middle two), from a count of each of the 256 values: a tenth of the time."""
+    flat = a.ravel()
+    n = flat.size
+    cum = np.cumsum(np.bincount(flat, minlength=256))
+    high = int(np.searchsorted(cum, n // 2 + 1))          # the value at sorted index n // 2
+    if n % 2:
+        return float(high)
+    low = int(np.searchsorted(cum, n // 2))                # at sorted index n // 2 - 1
+    return (low + high) / 2
+
+
 def clipped(a: np.ndarray, low: float, high: float | None) -> np.ndarray:
     """``np.clip(a, low, high)``, the same values (a floor, then a ceiling when ``high`` is
     not None), without its overhead: some 10 us a call, thousands of calls a frame."""
@@ -205,8 +218,10 @@ def _snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     h, w = gx.shape
     xi = clipped(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
     yi = clipped(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-    g = np.abs(gx[yi, xi] * nrm[None, :, None, 0] + gy[yi, xi] * nrm[None, :, None, 1])
-    strengths = np.sort(g, axis=2)[:, :, g.shape[2] // 2].mean(axis=1).tolist()  # median per side
+    at = yi * w + xi                       # a flat index: take() is some 4x faster than [yi, xi]
+    g = np.abs(gx.ravel().take(at) * nrm[None, :, None, 0] + gy.ravel().take(at) * nrm[None, :, None, 1])
+    mid = g.shape[2] // 2                                   # the upper median of 16 per side
+    strengths = np.partition(g, mid, axis=2)[:, :, mid].mean(axis=1).tolist()
     base = max(strengths[0], strengths[1])
     best = 0
     for d in range(2, reach + 1):
@@ -231,7 +246,7 @@ def _candidates(gray: np.ndarray, min_points: float = 0.0) -> list[tuple[np.ndar
     edge map has thousands of specks), of the bright regions all (touching cards are looked
     for among them)."""
     out: list[tuple[np.ndarray, float, float]] = []
-    med = float(np.median(gray[::4, ::4]))
+    med = median_of_bytes(gray[::4, ::4])
     edges = cv2.Canny(gray, max(10, 0.4 * med), max(30, 1.0 * med), L2gradient=True)
     thick = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # inner outlines (holes) of the edge map: a card's own outline from inside
@@ -283,7 +298,7 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
     thickened edge map the two merge and the card's own outline is lost; at full size it
     still closes a ring."""
     gray = cv2.GaussianBlur(full, (3, 3), 0)
-    med = float(np.median(gray[::4, ::4]))
+    med = median_of_bytes(gray[::4, ::4])
     edges = cv2.Canny(gray, max(10, FINE_LOW * med), max(30, FINE_HIGH * med), L2gradient=True)
     h, w = full.shape[:2]
     lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h

@@ -39,6 +39,8 @@ from .table import (
     LEAST_PHOTOS,
     NOT_A_CARD,
     TABLE_W,
+    EmptyTable,
+    TableFrame,
     card_by_difference,
     card_round,
     differing,
@@ -96,23 +98,6 @@ def turns(card: np.ndarray, square: bool) -> list[np.ndarray]:
     return out + [cv2.flip(c, 1) for c in out]
 
 
-class _TableDifference:
-    """Where one frame differs from the empty table (:func:`.table.differing`: some 35 ms on
-    this machine), made when first asked and kept for the rest of the frame's reading; None
-    when the table is not known or the frame is not of it."""
-
-    def __init__(self, image: np.ndarray, table: np.ndarray) -> None:
-        self.image, self.table = image, table
-        self.mask: np.ndarray | None = None
-        self.made = False
-
-    def __call__(self) -> np.ndarray | None:
-        if not self.made:
-            self.mask = differing(self.image, self.table) if self.table.size else None
-            self.made = True
-        return self.mask
-
-
 class CardReader:
     """A model made ready for matching."""
 
@@ -121,6 +106,9 @@ class CardReader:
         self.cards = model.cards
         self.size = feature_size(model.ratio)
         self.options = FindOptions(ratio=model.ratio, card_share=model.card_share or None)
+        #: The empty table with what comparing a frame with it takes of it alone (None: the
+        #: deck was not enrolled on the box's table).
+        self.table = EmptyTable(model.table) if model.table.size else None
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
@@ -281,19 +269,19 @@ class CardReader:
         card is found in it."""
         quads = find_cards(image, self.options)
         pairs: list[np.ndarray] = []
-        if self.model.table.size:
+        frame = TableFrame(image, self.table)
+        if self.table is not None:
             doubtful: list[np.ndarray] = []
-            quads = on_the_table(image, quads, self.model.table, self.model.card_share, self.model.ratio,
-                                 doubtful, pairs)
+            quads = on_the_table(image, quads, self.table, self.model.card_share, self.model.ratio,
+                                 doubtful, pairs, frame=frame)
             quads += self._read_anyway(image, doubtful)
         quads.sort(key=_reading_order)
         under = covered_cards(image, quads)
         card = self.model.card_share * image.shape[0] * image.shape[1]
         part = [bool(card) and cv2.contourArea(q) < PART_OF_CARD * card for q in quads]
         rows = iter(self.distances([rectify_to(image, q, self.size) for q, p in zip(quads, part) if not p]))
-        difference = _TableDifference(image, self.model.table)
         readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card,
-                               difference) for quad, u, p in zip(quads, under, part)]
+                               frame) for quad, u, p in zip(quads, under, part)]
         if not card:
             return _parts_unread(readings)
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
@@ -308,12 +296,12 @@ class CardReader:
         for reading, u in zip(readings, under):
             if reading.id is None and not u and self._two(image, reading.corners, local(reading.corners)):
                 out += self._split(image, reading, [r.corners for r in readings if r is not reading],
-                                   local(reading.corners), difference)
+                                   local(reading.corners), frame)
                 continue
             out.append(reading)
         for pair in pairs:
             outline = CardReading(None, 0.0, pair)
-            out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), difference)
+            out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), frame)
                     if r is not outline]
         return sorted(out, key=lambda r: _reading_order(r.corners)) if pairs else out
 
@@ -334,7 +322,7 @@ class CardReader:
         return CardReading(None, 0.0, quad, under_another=under)
 
     def _split(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
-               card: float, difference: _TableDifference) -> list[CardReading]:
+               card: float, frame: TableFrame) -> list[CardReading]:
         """An outline larger than a card and not read: two cards touching, the outline round
         one and part of the other.  The card is looked for as a card's size at each of its
         corners (its sides along the outline's, fitted to the deck as :meth:`_fitted` does),
@@ -345,10 +333,10 @@ class CardReader:
         The outline as it is when no card there reads as near its card as the enrollment's
         made-up copies come, or (the empty table known) none differs from the table there."""
         q = np.asarray(reading.corners, np.float32)
-        mask = difference()
+        mask = frame.difference()
         found = self._corner_card(image, q, others, card, mask)
         if found is None and mask is not None:
-            skewed = pair_round(image, q, others, mask)
+            skewed = pair_round(image, q, others, mask, frame=frame)
             if skewed is not None:
                 found = self._corner_card(image, skewed, others, card, mask)
         if found is None:
@@ -356,7 +344,8 @@ class CardReader:
         out = [found]
         if mask is not None:
             m = self.model
-            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask)
+            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask,
+                               frame=frame)
             if other is not None:
                 out.append(self.read_outline(image, other))
         return out
@@ -395,7 +384,7 @@ class CardReader:
         return None
 
     def _card(self, image: np.ndarray, quad: np.ndarray, row: np.ndarray | None, under: bool,
-              others: list[np.ndarray], card: float, difference: _TableDifference) -> CardReading:
+              others: list[np.ndarray], card: float, frame: TableFrame) -> CardReading:
         """The card read in the outline ``quad``: ``row``, its distances to the deck's cards
         (None: a part of a card, not described), ``under``: found under another card,
         ``others``: the other outlines found, ``card``: a card's area in the enrollment photos."""
@@ -405,11 +394,11 @@ class CardReader:
         if row is not None:
             reading = self._checked(image, CardReading(*self._decide(row), quad), row, others)
         if reading.id is None and self.model.table.size:
-            reading = self._round(image, reading, others, difference, near=cv2.contourArea(quad) >= WHOLE * card)
+            reading = self._round(image, reading, others, frame, near=cv2.contourArea(quad) >= WHOLE * card)
         return reading
 
     def _round(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
-               difference: _TableDifference, near: bool = False) -> CardReading:
+               frame: TableFrame, near: bool = False) -> CardReading:
         """An outline not read, read through the card found round it as what differs from the
         empty table (:func:`.table.card_round`): a panel of a card's art whose border the table
         hides (a cream border on a cream stripe; panels on the second renderer's striped cloth
@@ -419,10 +408,11 @@ class CardReader:
         differs round an unsure twin may take in a strip of the card beside it, and a far
         read there was the twin's).  The outline keeps its reading when the card round it
         reads no better."""
-        m, mask = self.model, difference()
+        m, mask = self.model, frame.difference()
         if mask is None:
             return reading
-        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio, mask)
+        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio, mask,
+                          frame=frame)
         if card is None:
             return reading
         if near:

@@ -115,29 +115,92 @@ def one_table(photos: list[np.ndarray], table: np.ndarray, card_share: float, mo
     camera: the median of them differs from it over at most ``most`` (:data:`ONE_TABLE`) times
     a card's share of the frame."""
     pick = np.unique(np.linspace(0, len(photos) - 1, min(len(photos), ONE_TABLE_PHOTOS)).round().astype(int))
-    masks = [differing(photos[i], table) for i in pick]
+    empty = EmptyTable(table)
+    masks = [differing(photos[i], empty) for i in pick]
     return float(np.median([1.0 if m is None else (m > 0).mean() for m in masks])) <= most * card_share
 
 
-def differing(image: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+def differing(image: np.ndarray, table: np.ndarray | EmptyTable) -> np.ndarray | None:
     """Where ``image`` differs from the empty ``table`` (uint8 mask at the table's size); None
     when the image is not of that table through that camera (another size, or most of it
     differs: the camera was moved)."""
     return _differing(_work(image)[0], table)
 
 
-def _differing(shot: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+class EmptyTable:
+    """The empty table (uint8 BGR, :data:`TABLE_W` wide) and what comparing a frame with it
+    takes of the table alone (:func:`_differing`), made once: a reader compares every frame
+    with one table, some 2 ms a frame when made each time."""
+
+    def __init__(self, table: np.ndarray) -> None:
+        self.table = table
+        self.shape = table.shape
+        empty = table.astype(np.float32)
+        self.sampled = empty[::4, ::4] + 1.0
+        self.blurred = cv2.GaussianBlur(empty, (0, 0), 1.0)
+        self.spread = self.blurred + 24.0           # a difference counts against the light there
+        self.lit = self.blurred + 4.0
+        self._glances: dict[tuple[int, int], EmptyTable] = {}
+
+    def glance(self, size: tuple[int, int]) -> EmptyTable:
+        """The table shrunk to ``size`` (width, height), made when first asked and kept."""
+        if size not in self._glances:
+            self._glances[size] = EmptyTable(cv2.resize(self.table, size, interpolation=cv2.INTER_AREA))
+        return self._glances[size]
+
+
+class TableFrame:
+    """One frame's views that the steps comparing it with the empty table share, each made
+    when first asked and kept for the rest of the frame's reading: the frame at the table's
+    width (:func:`_work`, some 4 ms), where it differs from the table (:func:`differing`, some
+    12 ms; read-only: a step that clears parts of it clears a copy), and the work frame's
+    gradients.  On white cards on pale tiles each step made its own: the frame shrunk two or
+    three times, and compared with the table twice.  ``table``: None where only the frame's
+    own views are asked for."""
+
+    def __init__(self, image: np.ndarray, table: np.ndarray | EmptyTable | None) -> None:
+        self.image = image
+        self.table = table if table is None or isinstance(table, EmptyTable) else EmptyTable(table)
+        self._work: tuple[np.ndarray, float] | None = None
+        self._mask: np.ndarray | None = None
+        self._masked = False
+        self._gradients: tuple[np.ndarray, np.ndarray] | None = None
+
+    def work(self) -> tuple[np.ndarray, float]:
+        """The frame at the table's width (float32 BGR) and the scale to it."""
+        if self._work is None:
+            self._work = _work(self.image)
+        return self._work
+
+    def difference(self) -> np.ndarray | None:
+        """Where the frame differs from the empty table (:func:`differing`; read-only)."""
+        if not self._masked:
+            self._mask = None if self.table is None else _differing(self.work()[0], self.table)
+            if self._mask is not None:
+                self._mask.flags.writeable = False
+            self._masked = True
+        return self._mask
+
+    def gradients(self) -> tuple[np.ndarray, np.ndarray]:
+        """The 3x3 Sobel gradients (x, y; int16) of the work frame's grey, lightly blurred."""
+        if self._gradients is None:
+            gray = cv2.GaussianBlur(cv2.cvtColor(self.work()[0].astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+            self._gradients = cv2.spatialGradient(gray)
+        return self._gradients
+
+
+def _differing(shot: np.ndarray, table: np.ndarray | EmptyTable) -> np.ndarray | None:
     """:func:`differing` of a frame already at the table's width (:func:`_work`)."""
     if shot.shape != table.shape:
         return None
-    empty = table.astype(np.float32)
-    gain = np.median((shot[::4, ::4] + 1.0) / (empty[::4, ::4] + 1.0), axis=(0, 1))
+    empty = table if isinstance(table, EmptyTable) else EmptyTable(table)
+    gain = np.median((shot[::4, ::4] + 1.0) / empty.sampled, axis=(0, 1))
     a = cv2.GaussianBlur(shot * (1.0 / gain).astype(np.float32)[None, None, :], (0, 0), 1.0)
-    b = cv2.GaussianBlur(empty, (0, 0), 1.0)
-    diff = cv2.absdiff(a, b) / (b + 24.0)
+    b = empty.blurred
+    diff = cv2.absdiff(a, b) / empty.spread
     d = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])
     # a shadow dims the table, every channel alike: it is no card
-    r = (a + 4.0) / (b + 4.0)
+    r = (a + 4.0) / empty.lit
     lo = np.minimum(np.minimum(r[..., 0], r[..., 1]), r[..., 2])
     hi = np.maximum(np.maximum(r[..., 0], r[..., 1]), r[..., 2])
     d[(hi < 1.0 - 0.5 * DIFFERS) & (lo > SHADOW_DEPTH) & (hi - lo < SHADOW_TINT)] = 0.0
@@ -292,9 +355,9 @@ class Search:
 QUICK = Search(tuple(SIZES[::2].tolist()), tuple(TURNS[::2].tolist()), 1.5 * STEP)
 
 
-def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, ratio: float,
+def card_by_difference(image: np.ndarray, table: np.ndarray | EmptyTable, card_share: float, ratio: float,
                        mask: np.ndarray | None = None, search: Search = Search(),
-                       pairs: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                       pairs: list[np.ndarray] | None = None, frame: TableFrame | None = None) -> list[np.ndarray]:
     """Corners (frame pixels) of the cards found as regions differing from the empty
     ``table``, each the card-sized rectangle round its region whose sides run best along the
     image's edges; ``card_share`` and ``ratio``: one card's share of the frame and its short
@@ -302,15 +365,15 @@ def card_by_difference(image: np.ndarray, table: np.ndarray, card_share: float, 
     ``search``: the rectangles tried round each region.  ``pairs``, when given: the rectangle
     round each region too large for one card that two could make (:func:`_pair_sized`) is
     appended to it, for the reader to part (two white cards touching on pale tiles differ from
-    them as one region)."""
-    small, s = _work(image)
+    them as one region).  ``frame``: the frame's views already made (:class:`TableFrame`)."""
+    frame = frame or TableFrame(image, table)
     if mask is None:
-        mask = _differing(small, table)
+        mask = frame.difference()
         if mask is None:
             return []
-    gray = cv2.GaussianBlur(cv2.cvtColor(small.astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    gx, gy = cv2.spatialGradient(gray)
-    area = card_share * gray.shape[0] * gray.shape[1]
+    s = frame.work()[1]
+    gx, gy = frame.gradients()
+    area = card_share * gx.shape[0] * gx.shape[1]
     long_side = float(np.sqrt(area / ratio))
     card = (long_side * ratio, long_side)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -413,9 +476,9 @@ FOUND_RIM = 7
 NOT_A_CARD = 0.15
 
 
-def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, card_share: float,
+def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray | EmptyTable, card_share: float,
                  ratio: float, doubtful: list[np.ndarray] | None = None,
-                 pairs: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                 pairs: list[np.ndarray] | None = None, frame: TableFrame | None = None) -> list[np.ndarray]:
     """The cards ``found`` by their outlines (corners in frame pixels) checked against the empty
     ``table``: those where the frame hardly differs from it are left out (:data:`NOT_A_CARD`;
     appended to ``doubtful`` when given: a cream card on a near-white cloth differs by its art only),
@@ -425,13 +488,16 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     a panel of a card's art) explains nothing, and gives way to the card found round it.
     ``pairs``, when given, gets the outlines round regions that differ as two touching cards
     would (:func:`card_by_difference`).  ``found`` as it is when the frame is not of that table
-    through that camera (another size, or most of it differs)."""
+    through that camera (another size, or most of it differs).  ``frame``: the frame's views
+    already made (:class:`TableFrame`; kept for the rest of the frame's reading)."""
+    frame = frame or TableFrame(image, table)
+    empty = frame.table
+    assert empty is not None
     s = min(1.0, TABLE_W / image.shape[1])
-    if (round(image.shape[0] * s), round(image.shape[1] * s)) != table.shape[:2]:
+    if (round(image.shape[0] * s), round(image.shape[1] * s)) != empty.shape[:2]:
         return found
-    size = (max(1, round(table.shape[1] * GLANCE)), max(1, round(table.shape[0] * GLANCE)))
-    glance = _differing(cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32),
-                        cv2.resize(table, size, interpolation=cv2.INTER_AREA))
+    size = (max(1, round(empty.shape[1] * GLANCE)), max(1, round(empty.shape[0] * GLANCE)))
+    glance = _differing(cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32), empty.glance(size))
     if glance is None:
         return found
     g = size[0] / image.shape[1]
@@ -443,10 +509,13 @@ def on_the_table(image: np.ndarray, found: list[np.ndarray], table: np.ndarray, 
     whole = [q for q in kept if cv2.contourArea(q) >= least]
     if not _unexplained(glance, whole, g, card_share, max(1, round(FOUND_RIM * GLANCE))):
         return kept
-    mask = _differing(_work(image)[0], table)
-    if mask is None or not _unexplained(mask, whole, s, card_share, FOUND_RIM):
+    mask = frame.difference()
+    if mask is None:
         return kept
-    more = card_by_difference(image, table, card_share, ratio, mask=mask, search=QUICK, pairs=pairs)
+    mask = mask.copy()              # the cards found are cleared from it
+    if not _unexplained(mask, whole, s, card_share, FOUND_RIM):
+        return kept
+    more = card_by_difference(image, empty, card_share, ratio, mask=mask, search=QUICK, pairs=pairs, frame=frame)
     # a part of a card within a card found round it is that card's
     return [q for q in kept if cv2.contourArea(q) >= least or not any(_holds(c, q) for c in more)] + more
 
@@ -457,21 +526,24 @@ def _holds(card: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.asarray(card, np.float32), (float(x), float(y)), False) >= 0
 
 
-def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], table: np.ndarray,
-               card_share: float, ratio: float, difference: np.ndarray | None = None) -> np.ndarray | None:
+def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], table: np.ndarray | EmptyTable,
+               card_share: float, ratio: float, difference: np.ndarray | None = None,
+               frame: TableFrame | None = None) -> np.ndarray | None:
     """The card (corners, frame pixels) round ``quad``, an outline smaller than a card (a
     panel of its art, the border lost on a stripe of its colour), found as what differs from
     the empty ``table`` there: the region that ``quad`` touches once the ``others`` found (and
     a rim round them) are cleared.  ``difference``: :func:`differing` of ``image``, when
-    already made (left as it is).  None: no card-sized region there, or a frame not of that
-    table."""
-    mask = differing(image, table) if difference is None else difference
+    already made (left as it is); ``frame``: the frame's views already made
+    (:class:`TableFrame`).  None: no card-sized region there, or a frame not of that table."""
+    frame = frame or TableFrame(image, table)
+    mask = frame.difference() if difference is None else difference
     if mask is None:
         return None
     region = _region_round(mask, quad, others, mask.shape[1] / image.shape[1])
     if region is None:
         return None
-    found = card_by_difference(image, table, card_share, ratio, mask=region.astype(np.uint8) * 255, search=QUICK)
+    found = card_by_difference(image, table, card_share, ratio, mask=region.astype(np.uint8) * 255, search=QUICK,
+                               frame=frame)
     return found[0] if len(found) == 1 else None
 
 
@@ -487,18 +559,19 @@ def _region_round(mask: np.ndarray, quad: np.ndarray, others: list[np.ndarray], 
     return np.isin(labels, touched) if len(touched) else None
 
 
-def pair_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], mask: np.ndarray) -> np.ndarray | None:
+def pair_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], mask: np.ndarray,
+               frame: TableFrame | None = None) -> np.ndarray | None:
     """The outline (corners, frame pixels) round two touching cards that ``quad`` was found
     round askew, its sides along neither card's: the region of what differs from the empty
     table (``mask``, :func:`differing` of ``image``) that ``quad`` touches once the ``others``
     found are cleared (:func:`_region_round`), its sides along the image's edges there
-    (:func:`_skewed_outline`).  None where no region is touched."""
+    (:func:`_skewed_outline`).  None where no region is touched.  ``frame``: the frame's
+    views already made (:class:`TableFrame`)."""
     s = mask.shape[1] / image.shape[1]
     on = _region_round(mask, quad, others, s)
     if on is None:
         return None
-    gray = cv2.GaussianBlur(cv2.cvtColor(_work(image)[0].astype(np.uint8), cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    gx, gy = cv2.spatialGradient(gray)
+    gx, gy = (frame or TableFrame(image, None)).gradients()
     contours, _ = cv2.findContours(on.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return _skewed_outline(cv2.convexHull(np.concatenate(contours)).reshape(-1, 2), gx[on], gy[on]) / s
 
