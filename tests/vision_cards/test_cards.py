@@ -364,6 +364,21 @@ def test_the_ink_fill_is_numpys_histogram_of_the_ink_steps(seed, h, w, on_edges)
     assert np.array_equal(L._fill(ink), expected)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(1, 40), st.integers(0, 255), st.integers(0, 255))
+def test_the_finders_median_brightness_is_numpys_median(seed, h, w, low, high):
+    """The frame's median brightness that sets the finder's edge thresholds, counted from a
+    histogram of the 256 grey levels (a tenth of numpy's time), is numpy's median to the last
+    bit: the middle level, or the mean of the middle two (a half level), of any strided view."""
+    from farmbox.vision.cards.find import median_of_bytes
+
+    rng = np.random.default_rng(seed)
+    low, high = sorted((low, high))
+    gray = rng.integers(low, high + 1, (2 * h, 2 * w), dtype=np.uint8)
+    for view in (gray, gray[::2, ::2], gray[1::2, ::3], gray[:1, :1]):
+        assert median_of_bytes(view) == float(np.median(view))
+
+
 @pytest.mark.parametrize("veil", [0.0, 90.0])
 def test_a_card_balanced_by_its_paper_colour_as_numpy_would_divide_it(veil):
     """The paper balance (OpenCV's multiply by the paper colour's reciprocal, the paper found
