@@ -22,6 +22,7 @@ asymmetric picture is never averaged with its upside-down self.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -236,6 +237,18 @@ def _surround(b: np.ndarray, reach: float) -> np.ndarray:
     return cv2.resize(cv2.GaussianBlur(small, (0, 0), reach / 4), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+@functools.lru_cache(maxsize=8)
+def _hue_cells(h: int, w: int) -> np.ndarray:
+    """For each pixel of an ``h`` x ``w`` card (flat index), where its region's histogram
+    starts in :func:`_hue_grid`'s (the region of :data:`HUE_GRID` times :data:`HUE_BINS`):
+    the same for every card of a size, made once."""
+    gc, gr = HUE_GRID
+    ys, xs = np.divmod(np.arange(h * w), w)
+    cells = (np.minimum(ys * gr // h, gr - 1) * gc + np.minimum(xs * gc // w, gc - 1)) * HUE_BINS
+    cells.flags.writeable = False
+    return cells
+
+
 def _hue_grid(b: np.ndarray) -> np.ndarray:
     """Where each hue of coloured ink lies: per region of a coarse grid, a histogram of hue
     (soft-binned around the colour circle) weighted by saturation, over the whole card's
@@ -247,10 +260,8 @@ def _hue_grid(b: np.ndarray) -> np.ndarray:
     at = np.flatnonzero(sat > HUE_SATURATION)  # only coloured pixels have a hue (a few %)
     if not len(at):
         return np.zeros(n, np.float32)
-    px = b.reshape(-1, 3)[at]
-    w = sat[at] - HUE_SATURATION
-    ys = at // wd
-    xs = at - ys * wd
+    px = b.reshape(-1, 3).take(at, axis=0)
+    w = sat.take(at) - HUE_SATURATION
     blue, green, red = px[:, 0], px[:, 1], px[:, 2]
     hue = np.arctan2(0.8660254 * (green - blue), red - 0.5 * (green + blue))
     pos = (hue + np.pi) * (HUE_BINS / (2 * np.pi))
@@ -258,7 +269,7 @@ def _hue_grid(b: np.ndarray) -> np.ndarray:
     frac = (pos - lo).astype(np.float32)
     lo = lo.astype(np.intp) % HUE_BINS
     hi = (lo + 1) % HUE_BINS
-    cell = (np.minimum(ys * gr // h, gr - 1) * gc + np.minimum(xs * gc // wd, gc - 1)) * HUE_BINS
+    cell = _hue_cells(h, wd).take(at)
     hist = (np.bincount(cell + lo, weights=w * (1 - frac), minlength=n)
             + np.bincount(cell + hi, weights=w * frac, minlength=n))
     return np.sqrt(hist / (float(w.sum()) + 1e-3)).astype(np.float32)

@@ -197,10 +197,21 @@ class CardReader:
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
 
+        # the other outlines' boxes: one whose box the outline tried does not reach shares no
+        # area with it (most of them; the common area of two quads is the costlier test)
+        near = others or []
+        boxes = np.array([np.concatenate([o.min(axis=0), o.max(axis=0)]) for o in near]).reshape(-1, 4)
+
         def allowed(q: np.ndarray, off: float) -> bool:
+            if not self._card_shaped(q, w, h, off):
+                return False
+            lo, hi = q.min(axis=0), q.max(axis=0)
+            reached = np.flatnonzero((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0])
+                                     & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1]))
+            if not len(reached):
+                return True
             longest = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max())
-            return self._card_shaped(q, w, h, off) and not any(
-                common_area(q, o) > FIT_INTO * longest for o in others or ())
+            return not any(common_area(q, near[k]) > FIT_INTO * longest for k in reached.tolist())
 
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             return self.distances([rectify_to(image, q, self.size) for q in quads])
