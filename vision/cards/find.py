@@ -17,6 +17,7 @@ other make one bright region no quad fits: it is cut along the seam into two car
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -51,13 +52,15 @@ _PREV = np.array([3, 0, 1, 2])
 def order_corners(q: np.ndarray) -> np.ndarray:
     """Corners clockwise (in image coordinates) starting from the one nearest the top left."""
     pts = np.asarray(q, np.float32).reshape(4, 2)
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts.tolist()
+    xy = pts.tolist()
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xy
     cx, cy = (x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4
-    xy = ((x0, y0), (x1, y1), (x2, y2), (x3, y3))
     # clockwise on screen (y grows downwards)
-    idx = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
-    start = min(range(4), key=lambda k: xy[idx[k]][0] + xy[idx[k]][1])
-    return pts[[idx[(start + k) % 4] for k in range(4)]]
+    angle = [math.atan2(y - cy, x - cx) for x, y in xy]
+    idx = sorted(range(4), key=angle.__getitem__)
+    sums = [xy[i][0] + xy[i][1] for i in idx]
+    start = sums.index(min(sums))
+    return pts[idx[start:] + idx[:start]]
 
 
 def side_ratio(q: np.ndarray) -> float:
@@ -573,7 +576,7 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         if enrolled is not None:
             sizes = [a for a in sizes if PART_OF_CARD * enrolled <= a and not beyond_two(a)]
         if len(sizes) >= 3 or (enrolled is None and sizes):
-            return float(np.median(sizes))
+            return float(statistics.median(sizes))   # np.median's value, without its overhead
         return enrolled
 
     def two_cards(sizes: list[float], n: int) -> bool:
