@@ -304,6 +304,42 @@ def test_two_cards_level_side_by_side_are_two_cards_not_one_landscape():
     assert len(find_cards(lone, FindOptions(ratio=ratio))) == 1
 
 
+def test_the_outline_cut_along_a_seam_is_kept_as_passed_over_for_the_reader():
+    """Where the enrolled card size is known, the finder hands the reader the outlines it
+    passed over of a card's shape and size, and each outline it cut along a seam as it was.
+    A card lying across the camera whose art runs a straight line across its middle (a
+    meadow meeting the sky) is cut there as two cards side by side, each half of nearly a
+    card's proportions: the whole is passed on (the reader reads it where neither half
+    reads).  The card without the line: not cut, nothing passed over larger than a card.
+    Without the enrolled size, nothing is passed on."""
+    from farmbox.vision.cards import FindOptions
+    from farmbox.vision.cards.find import LARGEST_CARD
+    from tests.vision_cards.conftest import quad_iou
+
+    w, h = 120, 168
+    ratio = FACE_SIZE[0] / FACE_SIZE[1]
+    options = FindOptions(ratio=ratio, card_share=w * h / (640 * 480))
+    face = cv2.rotate(cv2.resize(card_face("funfarm", "cow-3"), (w, h), interpolation=cv2.INTER_AREA),
+                      cv2.ROTATE_90_CLOCKWISE)                   # h wide, w high
+    table = np.full((480, 640, 3), (70, 90, 60), np.uint8)
+    table[180:180 + w, 240:240 + h] = face
+    cut = table.copy()
+    cut[180:180 + w, 240 + h // 2 - 1:240 + h // 2 + 2] = (40, 40, 40)     # the line across its middle
+    passed: list[np.ndarray] = []
+    quads = find_cards(cut, options, passed)
+    assert len(quads) == 2 and all(cv2.contourArea(q) < 0.6 * w * h for q in quads)
+    whole = [q for q in passed if cv2.contourArea(q) > 0.8 * w * h]
+    assert len(whole) >= 1
+    assert max(quad_iou(q, np.float32([[240, 180], [240 + h, 180], [240 + h, 180 + w], [240, 180 + w]]))
+               for q in whole) > 0.9
+    passed = []
+    assert len(find_cards(table, options, passed)) == 1
+    assert all(cv2.contourArea(q) <= LARGEST_CARD * w * h for q in passed)
+    passed = []
+    find_cards(cut, FindOptions(ratio=ratio), passed)
+    assert passed == []
+
+
 def test_a_card_found_round_its_inner_frame_is_read_as_itself_or_not_at_all(reader):
     """A symbols card has a blue frame line inside its white border: found round that line, the
     outline is the card shrunk on every side, and the three open diamonds were read as one

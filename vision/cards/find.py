@@ -503,8 +503,13 @@ def _normals(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.stack([-uy / length, ux / length], axis=1)
 
 
-def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[np.ndarray]:
-    """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found."""
+def find_cards(image: np.ndarray, options: FindOptions = FindOptions(),
+               passed: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Corners (4x2 float32, frame pixels, clockwise from top-left) of every card found.
+    ``passed``, when given and the enrolled size known, gets the outlines passed over that
+    have a card's shape and size (:data:`PART_OF_CARD` to :data:`LARGEST_CARD` of it) whatever
+    the image's edges along them, and each outline cut in two along a seam (:func:`_seam`)
+    as it was: where an outline found reads as no card, the reader reads those round it."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_W / w)
     full = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -676,11 +681,19 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions()) -> list[
         kept += _left_whole([q for q in (refined.get(i) for i in sorted(too_big))
                              if q is not None and cv2.contourArea(q) <= LARGEST_CARD * enrolled], kept)
         kept += _alone_rings(rings, kept, fits, gx, gy, enrolled)
-    if options.ratio is not None:  # only a reader that knows its cards' shape cuts along seams
-        sizes = _sizes(kept)
-        kept = [half for n, q in enumerate(kept)
-                for half in _split_seam(q, gx, gy, options, paired=two_cards(sizes, n))]
-    return [k / scale for k in kept]
+    if options.ratio is None:       # only a reader that knows its cards' shape cuts along seams
+        return [k / scale for k in kept]
+    sizes = _sizes(kept)
+    out: list[np.ndarray] = []
+    for n, q in enumerate(kept):
+        halves = _split_seam(q, gx, gy, options, paired=two_cards(sizes, n))
+        if passed is not None and enrolled is not None and len(halves) == 2:
+            passed.append(q / scale)
+        out += [h / scale for h in halves]
+    if passed is not None and enrolled is not None:
+        passed += [q / scale for q in shaped.values() if not any(q is k for k in kept)
+                   and PART_OF_CARD * enrolled <= cv2.contourArea(q) <= LARGEST_CARD * enrolled and fits(q, sides=False)]
+    return out
 
 
 #: Two cards lying against each other found nowhere else: their size against the frame's

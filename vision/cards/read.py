@@ -21,9 +21,11 @@ from farmbox.vision.files import VisionInputError, load_colour_image
 
 from .describe import rectify_to
 from .find import (
+    AGAINST_COVERED,
     LARGEST_CARD,
     PART_OF_CARD,
     FindOptions,
+    _overlap,
     common_area,
     corners_of,
     find_cards,
@@ -278,7 +280,8 @@ class CardReader:
         as two cards touching (:meth:`_split`), as is a region off the empty table of the size
         two touching cards make (white cards on pale tiles); such a region is no card unless a
         card is found in it."""
-        quads = find_cards(image, self.options)
+        passed: list[np.ndarray] = []
+        quads = find_cards(image, self.options, passed)
         pairs: list[np.ndarray] = []
         frame = TableFrame(image, self.table)
         if self.table is not None:
@@ -293,6 +296,8 @@ class CardReader:
         rows = iter(self.distances([rectify_to(image, q, self.size) for q, p in zip(quads, part) if not p]))
         readings = [self._card(image, quad, None if p else next(rows), u, [q for q in quads if q is not quad], card,
                                frame) for quad, u, p in zip(quads, under, part)]
+        if passed:
+            self._passed_over(image, passed, quads, readings, under)
         if not card:
             return _parts_unread(readings)
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
@@ -315,6 +320,46 @@ class CardReader:
             out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), frame)
                     if r is not outline]
         return sorted(out, key=lambda r: _reading_order(r.corners)) if pairs else out
+
+    def _passed_over(self, image: np.ndarray, passed: list[np.ndarray], quads: list[np.ndarray],
+                     readings: list[CardReading], under: list[bool]) -> None:
+        """Each outline found and not read (and not under another card) read again through the
+        outlines the finder ``passed`` over round it (overlapping it by :data:`PASSED_OVERLAP`
+        or more; a card's shape and size, :func:`.find.find_cards`): the nearest that reads as
+        a card, as near it as the enrollment's made-up copies come (:meth:`_near`), and lies
+        over no card read (:data:`.find.AGAINST_COVERED`), is taken, and the unread outlines
+        it covers give way.  A card whose side runs along a stripe's edge, or beside a shadow,
+        loses that side to the finder, which keeps a smaller outline inside it, or the card's
+        art cut along a straight line across its middle (a field meeting the sky on a card
+        lying across the camera: two halves of a card's proportions side by side).
+        ``readings``, ``quads`` and ``under`` are changed in place."""
+        k = 0
+        while k < len(readings):
+            reading = readings[k]
+            if reading.id is not None or under[k]:
+                k += 1
+                continue
+            round_it = [p for p in passed if _overlap(p, reading.corners) >= PASSED_OVERLAP]
+            got = None
+            rows = self.distances([rectify_to(image, p, self.size) for p in round_it]) if round_it else np.zeros((0, 1))
+            for j in np.argsort(rows.min(axis=1)).tolist():
+                q = round_it[j]
+                area = cv2.contourArea(q)
+                if any(r.id is not None and common_area(q, r.corners) > AGAINST_COVERED * min(area, cv2.contourArea(r.corners))
+                       for r in readings):
+                    continue
+                got = self._near(q, rows[j])
+                break
+            if got is None or got.id is None:
+                k += 1
+                continue
+            readings[k], quads[k] = got, got.corners
+            covered = [j for j, r in enumerate(readings) if j != k and r.id is None and not under[j]
+                       and common_area(got.corners, r.corners) > PASSED_COVERS * cv2.contourArea(r.corners)]
+            for j in reversed(covered):
+                for seq in (readings, quads, under):
+                    del seq[j]
+            k = 0 if covered else k + 1
 
     def _two(self, image: np.ndarray, quad: np.ndarray, card: float) -> bool:
         """Whether the outline ``quad``, not read, may be two cards touching: larger than
@@ -455,6 +500,14 @@ def _reading_order(quad: np.ndarray) -> tuple[int, float]:
     right in a row."""
     return round(float(quad[:, 1].mean()) / 80), float(quad[:, 0].mean())
 
+
+#: An outline found and not read is read again through the outlines the finder passed over
+#: that overlap it (intersection over union) by at least this (:meth:`CardReader._passed_over`):
+#: half a card cut along a seam overlaps the whole card by 0.5.
+PASSED_OVERLAP = 0.3
+#: ... and an outline not read that the outline taken covers by more than this share of it is
+#: part of the same card (the other half).
+PASSED_COVERS = 0.5
 
 #: An outline where the frame hardly differs from the empty table (a tile framed by its grout,
 #: a patch of felt; or a cream card on a near-white cloth, which differs by its art only) is
