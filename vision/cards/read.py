@@ -359,7 +359,7 @@ class CardReader:
             for j in reversed(covered):
                 for seq in (readings, quads, under):
                     del seq[j]
-            k = 0 if covered else k + 1
+            k += 1 - sum(j < k for j in covered)
 
     def _two(self, image: np.ndarray, quad: np.ndarray, card: float) -> bool:
         """Whether the outline ``quad``, not read, may be two cards touching: larger than
