@@ -27,6 +27,18 @@ def _lay_apart(holdout, box, cards, rng):
     raise AssertionError("could not lay the cards")
 
 
+def _striped_tables(holdout, deck, step: int, count: int, tail: int = 58):
+    """Six tables of ``count`` cards lying apart on the striped box (seed 21; ``tail``: the
+    tables' seed), the k-th table's the deck's cards from ``step`` k on: (cards placed, image,
+    each card's corners) for each."""
+    box = holdout.Box.from_seed(21, "flat", "striped", deck)
+    rng = np.random.default_rng([21, tail])
+    for k in range(6):
+        placed = _lay_apart(holdout, box, [deck[(step * k + i) % len(deck)] for i in range(count)], rng)
+        image = box.render(placed, rng)
+        yield placed, image, [np.float32(box.project(p.corners())) for p in placed]
+
+
 @pytest.mark.parametrize("seed,least", [(21, 17), (26, 20)])
 def test_cards_on_white_stripes_are_found_whole(holdout, seed, least):
     """A card's white border lying along a white stripe leaves one side with only a faint line
@@ -87,13 +99,8 @@ def test_a_card_found_as_a_panel_of_its_art_is_read_through_the_card_round_it(ho
     m = reader.model
     assert m.enrolled == 47 and "pig-1" in m.cards
     assert m.table.size
-    box = holdout.Box.from_seed(21, "flat", "striped", deck)
-    rng = np.random.default_rng([21, 58])
     rounded = right = wrong = alone = 0
-    for k in range(6):
-        placed = _lay_apart(holdout, box, [deck[(4 * k + i) % len(deck)] for i in range(4)], rng)
-        image = box.render(placed, rng)
-        truths = [np.float32(box.project(p.corners())) for p in placed]
+    for k, (placed, image, truths) in enumerate(_striped_tables(holdout, deck, 4, 4)):
         for p, truth in zip(placed, truths):
             # a third of the card at one end or the other (sides 0 and 2 are its short sides)
             cut = np.array([-0.66, 0.0, 0.0, 0.0]) if k % 2 else np.array([0.0, 0.0, -0.66, 0.0])
@@ -119,16 +126,11 @@ def test_an_outline_with_a_corner_off_the_card_is_read_through_the_other_three(h
     card's face and run the next one across it (a sheep's marks cut off, read as no card, d 39
     where its own photos lie within 14).  A card seen from above is a parallelogram: the
     corner put where the other three make one, then fitted, reads the card."""
-    deck = holdout.load_deck()
     reader, _ = striped
-    box = holdout.Box.from_seed(21, "flat", "striped", deck)
-    rng = np.random.default_rng([21, 59])
     cut = right = wrong = 0
-    for k in range(6):
-        placed = _lay_apart(holdout, box, [deck[(4 * k + i) % len(deck)] for i in range(4)], rng)
-        image = box.render(placed, rng)
+    for k, (placed, image, corners) in enumerate(_striped_tables(holdout, holdout.load_deck(), 4, 4, tail=59)):
         for n, p in enumerate(placed):
-            truth = order_corners(np.float32(box.project(p.corners())))
+            truth = order_corners(corners[n])
             # one corner slid a quarter of the way along its side towards the one before it
             i = (k + n) % 4
             bad = truth.copy()
@@ -164,14 +166,9 @@ def test_a_card_cut_in_two_or_found_small_is_read_through_the_outline_passed_ove
     from farmbox.vision.cards.read import CardReading
 
     reader, _ = striped
-    deck = holdout.load_deck()
-    box = holdout.Box.from_seed(21, "flat", "striped", deck)
-    rng = np.random.default_rng([21, 58])
     taken = wrong = halves_read = tried = 0
-    for k in range(6):
-        placed = _lay_apart(holdout, box, [deck[(5 * k + i) % len(deck)] for i in range(3)], rng)
-        image = box.render(placed, rng)
-        truths = [order_corners(np.float32(box.project(p.corners()))) for p in placed]
+    for placed, image, corners in _striped_tables(holdout, holdout.load_deck(), 5, 3):
+        truths = [order_corners(t) for t in corners]
         for n, (p, t) in enumerate(zip(placed, truths)):
             first, second = _halves(t)
             halves_read += sum(reader.read_outline(image, h).id is not None for h in (first, second))
