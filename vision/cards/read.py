@@ -392,7 +392,7 @@ class CardReader:
         mask = frame.difference()
         found = self._corner_card(image, q, others, card, mask)
         if found is None and mask is not None:
-            skewed = pair_round(image, q, others, mask, frame=frame)
+            skewed = pair_round(image, q, others, frame)
             if skewed is not None:
                 found = self._corner_card(image, skewed, others, card, mask)
         if found is None:
@@ -400,8 +400,7 @@ class CardReader:
         out = [found]
         if mask is not None:
             m = self.model
-            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, mask,
-                               frame=frame)
+            other = card_round(image, q, others + [found.corners], m.table, m.card_share, m.ratio, frame=frame)
             if other is not None:
                 out.append(self.read_outline(image, other))
         return out
@@ -464,10 +463,8 @@ class CardReader:
         differs round an unsure twin may take in a strip of the card beside it, and a far
         read there was the twin's).  The outline keeps its reading when the card round it
         reads no better."""
-        m, mask = self.model, frame.difference()
-        if mask is None:
-            return reading
-        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio, mask,
+        m = self.model
+        card = card_round(image, np.asarray(reading.corners, np.float32), others, m.table, m.card_share, m.ratio,
                           frame=frame)
         if card is None:
             return reading

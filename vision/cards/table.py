@@ -527,16 +527,15 @@ def _holds(card: np.ndarray, quad: np.ndarray) -> bool:
 
 
 def card_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], table: np.ndarray | EmptyTable,
-               card_share: float, ratio: float, difference: np.ndarray | None = None,
-               frame: TableFrame | None = None) -> np.ndarray | None:
+               card_share: float, ratio: float, frame: TableFrame | None = None) -> np.ndarray | None:
     """The card (corners, frame pixels) round ``quad``, an outline smaller than a card (a
     panel of its art, the border lost on a stripe of its colour), found as what differs from
     the empty ``table`` there: the region that ``quad`` touches once the ``others`` found (and
-    a rim round them) are cleared.  ``difference``: :func:`differing` of ``image``, when
-    already made (left as it is); ``frame``: the frame's views already made
-    (:class:`TableFrame`).  None: no card-sized region there, or a frame not of that table."""
+    a rim round them) are cleared.  ``frame``: the frame's views already made
+    (:class:`TableFrame`, what differs from the table among them).  None: no card-sized
+    region there, or a frame not of that table."""
     frame = frame or TableFrame(image, table)
-    mask = frame.difference() if difference is None else difference
+    mask = frame.difference()
     if mask is None:
         return None
     region = _region_round(mask, quad, others, mask.shape[1] / image.shape[1])
@@ -559,19 +558,21 @@ def _region_round(mask: np.ndarray, quad: np.ndarray, others: list[np.ndarray], 
     return np.isin(labels, touched) if len(touched) else None
 
 
-def pair_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], mask: np.ndarray,
-               frame: TableFrame | None = None) -> np.ndarray | None:
+def pair_round(image: np.ndarray, quad: np.ndarray, others: list[np.ndarray], frame: TableFrame) -> np.ndarray | None:
     """The outline (corners, frame pixels) round two touching cards that ``quad`` was found
     round askew, its sides along neither card's: the region of what differs from the empty
-    table (``mask``, :func:`differing` of ``image``) that ``quad`` touches once the ``others``
-    found are cleared (:func:`_region_round`), its sides along the image's edges there
-    (:func:`_skewed_outline`).  None where no region is touched.  ``frame``: the frame's
-    views already made (:class:`TableFrame`)."""
+    table (``frame``'s difference, :class:`TableFrame`) that ``quad`` touches once the
+    ``others`` found are cleared (:func:`_region_round`), its sides along the image's edges
+    there (:func:`_skewed_outline`).  None where no region is touched, or the frame is not
+    of the table."""
+    mask = frame.difference()
+    if mask is None:
+        return None
     s = mask.shape[1] / image.shape[1]
     on = _region_round(mask, quad, others, s)
     if on is None:
         return None
-    gx, gy = (frame or TableFrame(image, None)).gradients()
+    gx, gy = frame.gradients()
     contours, _ = cv2.findContours(on.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return _skewed_outline(cv2.convexHull(np.concatenate(contours)).reshape(-1, 2), gx[on], gy[on]) / s
 
