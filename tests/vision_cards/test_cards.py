@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from farmbox.firmware.cli import main
 from farmbox.vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
 from farmbox.vision.cards import learn as L
-from farmbox.vision.cards.describe import rectify
 from farmbox.vision.cards.find import _refine, order_corners, side_ratio
 from farmbox.vision.cards.read import card_in
+from farmbox.vision.cards.rectify import rectify
 from farmbox.vision.render.cards import FACE_SIZE, card_face, enrollment_samples, scene
 
 

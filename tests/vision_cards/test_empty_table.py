@@ -484,8 +484,8 @@ def test_a_card_found_with_a_band_of_table_and_not_read_is_read_through_the_card
     art).  Any outline not read is now, an outline of a card's size or more only as near its
     card as the enrollment's made-up copies come (the second renderer's printed/tiles 52: a
     goat found with a band of grout, and the two touching cards beside it, read)."""
-    from farmbox.vision.cards.describe import rectify_to
     from farmbox.vision.cards.read import sides_moved
+    from farmbox.vision.cards.rectify import rectify_to
     from farmbox.vision.cards.table import TableFrame
 
     deck, box, reader = pale_tiles

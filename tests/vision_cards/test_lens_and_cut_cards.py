@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from farmbox.vision.cards import CardReader, FindOptions, find_cards
-from farmbox.vision.cards.describe import rectify_to
 from farmbox.vision.cards.find import order_corners, side_ratio
 from farmbox.vision.cards.read import FAR, _deck_ratio, _leaned, card_in, enroll, sides_moved
+from farmbox.vision.cards.rectify import rectify_to
 from tests.vision_cards.conftest import quad_iou
 
 

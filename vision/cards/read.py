@@ -19,7 +19,6 @@ import numpy as np
 
 from farmbox.vision.files import VisionInputError, load_colour_image
 
-from .describe import rectify_to
 from .find import (
     AGAINST_COVERED,
     LARGEST_CARD,
@@ -36,6 +35,7 @@ from .find import (
 from .layout import aligned_to_the_deck
 from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
 from .model import CardModel
+from .rectify import rectify_to
 from .table import (
     GIVEN_TABLE,
     LEAST_PHOTOS,
