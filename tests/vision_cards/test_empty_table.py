@@ -543,3 +543,78 @@ def test_a_frame_is_compared_with_the_empty_table_once_and_every_step_sees_it_as
         through = card_by_difference(image, model.table, model.card_share, model.ratio, frame=frame)
         assert len(own) == len(through) and all(np.array_equal(a, b) for a, b in zip(own, through))
     assert found_more, "no frame where the table found a card the finder missed: the test looked at nothing"
+
+
+def test_a_card_at_the_far_or_near_side_of_a_leaning_camera_is_found_at_its_own_size_off_the_empty_table(
+        holdout, tmp_path):
+    """The camera leans over the table: a card at its near side covers half as much again of
+    the frame as one at its far side (0.0127 against 0.032 on one second-renderer box), and
+    the median card's size fits neither.  On a striped cloth, where a card is often not found
+    by its edges, a card laid at the near side was looked for at the median card's size and
+    not found (0.03 of it matched), and the photo was left out of the deck.  Each card is now
+    looked for at the size a card has where it lies too (the sizes of the cards found by their
+    edges fitted across the frame) and at its region's own, and found whole."""
+    deck = holdout.load_deck()
+    cards = [next(c for c in deck if c.animal == a) for a in ("sheep", "goat", "pig", "horse", "cow", "chick")]
+    box = holdout.Box.from_seed(21, "flat", "striped", cards)
+    rng = np.random.default_rng(7)
+    shots, truth = [], []
+    for card in cards:
+        for _ in range(2):
+            placed = box.lay(rng, [card])
+            shots.append((card.id, box.render(placed, rng)))
+            truth.append(box.project(placed[0].corners()))
+    w, h = holdout.SIZE
+    edge: list[int] = []
+    for k, (u, v) in enumerate(((0.2, 0.15), (0.8, 0.15), (0.5, 0.15), (0.15, 0.85), (0.85, 0.85), (0.5, 0.85))):
+        x, y = (float(c) for c in box.ground[int(v * h), int(u * w)][:2])
+        placed = [holdout.Placed(cards[k], x, y, 0.3 * k, np.array([0.0, 0.0, 1.0]))]
+        assert box.in_view(placed[0], 1.0)
+        edge.append(len(shots))
+        shots.append((cards[k].id, box.render(placed, rng)))
+        truth.append(box.project(placed[0].corners()))
+    sizes = [cv2.contourArea(np.float32(truth[i])) for i in edge]
+    assert max(sizes) > 1.4 * min(sizes)                 # the camera leans: near cards are larger
+    found = [(label, image, card_in(image)) for label, image in shots]
+    shares = [cv2.contourArea(c) / (image.shape[0] * image.shape[1]) for _, image, c in found]
+    assert sum(quad_iou(t, c) > 0.85 for t, (_, _, c) in zip(truth, found)) >= LEAST_PHOTOS
+    again, _, _ = _found_on_the_empty_table(found, shares)
+    matched = [quad_iou(truth[i], again[i][2]) for i in edge]
+    assert min(matched) > 0.85, [round(m, 2) for m in matched]
+    _, check = enroll_shots(shots)
+    assert check.left_out == ()
+
+
+def test_the_size_a_card_has_where_it_lies_is_fitted_across_the_frame_from_the_cards_found():
+    """A card's linear size is an affine function of where it lies on a flat table seen by a
+    leaning camera: fitted to the cards found by their edges (a part of a card found alone
+    left out of the fit), it gives each photo's card its size there; with fewer cards found
+    than it takes, the median card's."""
+    from farmbox.vision.cards.read import _shares_where
+
+    image = np.zeros((720, 960, 3), np.uint8)
+
+    def card_at(x: float, y: float, share: float) -> np.ndarray:
+        long = np.sqrt(share * 720 * 960 / 0.65)
+        hw, hh = 0.65 * long / 2, long / 2
+        return np.float32([[x - hw, y - hh], [x + hw, y - hh], [x + hw, y + hh], [x - hw, y + hh]])
+
+    def size_at(x: float, y: float) -> float:            # the square root of the share, affine
+        return (0.11 + 0.06 * y / 720 - 0.02 * x / 960) ** 2
+
+    rng = np.random.default_rng(3)
+    places = [(float(rng.uniform(100, 860)), float(rng.uniform(100, 620))) for _ in range(12)]
+    found = [("c", image, card_at(x, y, size_at(x, y))) for x, y in places]
+    found[4] = ("c", image, card_at(*places[4], 0.45 * size_at(*places[4])))      # a part found alone
+    whole = np.float32([[0, 0], [959, 0], [959, 719], [0, 719]])
+    found.append(("c", image, whole))                    # a photo in which no card was found
+    shares = [cv2.contourArea(c) / (720 * 960) for _, _, c in found]
+    median = float(np.median(shares[:12]))
+    local = _shares_where(found, shares, median, 0.65, [None] * 12 + [np.array([800.0, 650.0])])
+    for k, (x, y) in enumerate(places):
+        if k != 4:
+            assert local[k] == pytest.approx(size_at(x, y), rel=0.02)
+    assert local[4] == pytest.approx(size_at(*places[4]), rel=0.02)   # its card's size, not its part's
+    assert local[12] == pytest.approx(size_at(800.0, 650.0), rel=0.02)
+    few = _shares_where(found[:LEAST_PHOTOS - 1], shares[:LEAST_PHOTOS - 1], median, 0.65)
+    assert few == [median] * (LEAST_PHOTOS - 1)

@@ -1075,13 +1075,18 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
         tick(len(found))
         return found, shares, None
     masks = [differing(img, table) if img.shape == size else None for _, img, _ in found]
+    regions = [_largest_region(m, img) for m, (_, img, _) in zip(masks, found)]
+    local = _shares_where(found, shares, share, ratio, [None if r is None else r[0] for r in regions])
+    # a photo's card looked for at the median card's size, the size expected where it lies and
+    # its largest region's own (one card a photo: the lens bends sizes at the frame's edge)
+    sizes = [[share, at] + ([] if r is None else [r[1]]) for at, r in zip(local, regions)]
     by_edges = sum(_found_whole(a, c, share, ratio) for (_, _, c), a in zip(found, shares))
     tries = [ratio] if by_edges >= LEAST_PHOTOS else [ratio, *RATIO_TRIES]
     best: tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]] | None = None
     for t, r in enumerate(tries):
         def step(k: int, t: int = t) -> None:
             tick((t * len(found) + k) // len(tries))
-        again = _looked_for_again(found, shares, masks, table, share, r, step)
+        again = _looked_for_again(found, shares, masks, table, share, sizes, r, step)
         if best is None or again[0] > best[0]:
             best = again
     assert best is not None
@@ -1091,7 +1096,8 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
 
 def _card_sized(a: float, share: float) -> bool:
     """Whether a card found covering ``a`` of its photo is a whole card on the table (at least
-    :data:`AGAIN_SHARE` of ``share``, the median card's, and not a tight crop)."""
+    :data:`AGAIN_SHARE` of ``share``, the share a card is expected to cover there, and not a
+    tight crop)."""
     return AGAIN_SHARE * share <= a < ON_THE_TABLE
 
 
@@ -1106,14 +1112,18 @@ RATIO_TRIES = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 1.0)
 
 
 def _looked_for_again(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                      masks: list[np.ndarray | None], table: np.ndarray, share: float, ratio: float,
+                      masks: list[np.ndarray | None], table: np.ndarray, share: float, sizes: list[list[float]],
+                      ratio: float,
                       tick: Callable[[int], None]
                       ) -> tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """The step of :func:`_found_on_the_empty_table` for one card ratio: each photo's card kept,
     or looked for again as what differs from the empty ``table`` (``masks``: each photo's, None
-    for a photo of another size).  Returns how well the cards then match what differs (the mean
-    over the photos with a mask of :func:`.table.matching`, 0 where no whole card is found), the
-    cards and their shares."""
+    for a photo of another size; ``share``: the median card's share of its photo; ``sizes``:
+    the shares each photo's card is looked for at, in turn until one is found: the median's,
+    the one expected where it lies, and its region's own, when known; a card found is of the
+    size of one of the first two).
+    Returns how well the cards then match what differs (the mean over the photos with a mask
+    of :func:`.table.matching`, 0 where no whole card is found), the cards and their shares."""
     found, shares = list(found), list(shares)
     fits = []
     for i, ((label, img, corners), a, mask) in enumerate(zip(found, shares, masks)):
@@ -1121,19 +1131,27 @@ def _looked_for_again(found: list[tuple[str, np.ndarray, np.ndarray]], shares: l
             tick(i)
         if mask is None:
             continue
-        whole = _found_whole(a, corners, share, ratio)
+        expected = sizes[i][:2]     # a card's size there, or the median's (not its region's)
+        whole = any(_found_whole(a, corners, s, ratio) for s in expected)
         fit, left = matching(mask, corners, img), unexplained(mask, corners, img, share)
-        fits.append(fit if _card_sized(a, share) else 0.0)
+        fits.append(fit if any(_card_sized(a, s) for s in expected) else 0.0)
         if whole and fit >= FITS and left < LEFT_OUT:
             continue
-        cards = card_by_difference(img, table, share, ratio, mask=mask)
         area = img.shape[0] * img.shape[1]
-        if len(cards) != 1 or not AGAIN_SHARE * share <= cv2.contourArea(cards[0]) / area <= 1.5 * share:
+        card = None
+        for s in dict.fromkeys(sizes[i]):
+            # at the median card's size first; at another only where none was found at it
+            cards = card_by_difference(img, table, s, ratio, mask=mask)
+            if len(cards) == 1 and any(AGAIN_SHARE * e <= cv2.contourArea(cards[0]) / area <= 1.5 * e
+                                       for e in expected):
+                card = cards[0]
+                break
+        if card is None:
             continue
-        again = matching(mask, cards[0], img)
-        if again >= fit + BETTER_FIT or (left >= LEFT_OUT and unexplained(mask, cards[0], img, share) <= left / 2):
-            found[i] = (label, img, cards[0])
-            shares[i] = cv2.contourArea(cards[0]) / area
+        again = matching(mask, card, img)
+        if again >= fit + BETTER_FIT or (left >= LEFT_OUT and unexplained(mask, card, img, share) <= left / 2):
+            found[i] = (label, img, card)
+            shares[i] = cv2.contourArea(card) / area
             fits[-1] = again
     return float(np.mean(fits)) if fits else 0.0, found, shares
 
@@ -1264,6 +1282,74 @@ def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[fl
     return float(np.median(cards)) if cards and sum(_on_the_table(found, shares)) >= 0.5 * len(shares) else 0.0
 
 
+#: The cards whose size says where a card of the deck is how large: found whole by their edges
+#: within this range of the median card's share (a leaning camera shows a card at the far side
+#: of the table less than half the size of one at the near side: 0.0127 against 0.032 of the
+#: frame on one second-renderer box) ...
+PLACED_SIZES = (0.4, 2.5)
+#: ... fitted again without those whose size is off the fit by more than this share of it (a
+#: card's part found alone), when as many are left (:data:`LEAST_PHOTOS`).
+SIZE_OFF = 0.15
+#: The size expected where a card lies stays within this range of the median card's.
+SIZE_RANGE = (0.5, 2.0)
+
+
+def _shares_where(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float], share: float,
+                  ratio: float, places: list[np.ndarray | None] | None = None) -> list[float]:
+    """The share of its photo each photo's card is expected to cover where it lies: the camera
+    over the table leans, and a card nearer it shows larger.  On a flat table the inverse of
+    the depth is an affine function of the place in the image, and so is a card's linear
+    size: the square root of the share of the cards found whole by their edges
+    (:data:`PLACED_SIZES`, of the deck's ``ratio``) is fitted as one, and a photo's card
+    expected at the fit's value where it lies (its card's centre, or ``places``' point for
+    the photos in which no card was found; clipped to :data:`SIZE_RANGE` of ``share``, the
+    median card's).  The median card's share for every photo where fewer than
+    :data:`LEAST_PHOTOS` cards say it."""
+    def centre(k: int) -> np.ndarray | None:
+        (_, img, corners), a = found[k], shares[k]
+        if a < ON_THE_TABLE:
+            at = corners.mean(axis=0)
+        elif places is not None and places[k] is not None:
+            at = places[k]
+        else:
+            return None
+        return np.array([at[0] / img.shape[1], at[1] / img.shape[0]])
+
+    where = [centre(k) for k in range(len(found))]
+    known = [k for k, ((_, _, c), a) in enumerate(zip(found, shares))
+             if PLACED_SIZES[0] * share <= a <= PLACED_SIZES[1] * share and a < ON_THE_TABLE
+             and abs(side_ratio(c) - ratio) <= AGAIN_RATIO]
+    if len(known) < LEAST_PHOTOS:
+        return [share] * len(found)
+    xy = np.array([[1.0, *at] for at in (where[k] for k in known) if at is not None])   # all placed
+    size = np.sqrt(np.array([shares[k] for k in known]))
+    kept = np.ones(len(known), bool)
+    for _ in range(2):
+        plane, *_ = np.linalg.lstsq(xy[kept], size[kept], rcond=None)
+        off = np.abs(xy @ plane - size) > SIZE_OFF * np.abs(xy @ plane)
+        if (~off).sum() < LEAST_PHOTOS:
+            break
+        kept = ~off
+    plane, *_ = np.linalg.lstsq(xy[kept], size[kept], rcond=None)
+    low, high = SIZE_RANGE
+    return [share if at is None else float(np.clip(max(float(np.array([1.0, *at]) @ plane), 0.0) ** 2,
+                                                   low * share, high * share))
+            for at in where]
+
+
+def _largest_region(mask: np.ndarray | None, image: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The centre (pixels of ``image``) and the share of the frame of the largest region of
+    what differs from the empty table (``mask``, :func:`.table.differing` of ``image``), None
+    where nothing differs."""
+    if mask is None:
+        return None
+    n, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return centres[k] * (image.shape[1] / mask.shape[1]), float(stats[k, cv2.CC_STAT_AREA]) / mask.size
+
+
 def _on_the_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> list[bool]:
     """Which shots are photos of the card on the table: those whose card was found well inside
     the photo, and those in which no card was found (the whole image) of the size of such a
@@ -1294,7 +1380,8 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     card was found on the table (a card with none keeps what it has, and the check calls it
     weak)."""
     share = _card_share(found, shares)
-    whole = [_card_sized(a, share) for a in shares]
+    local = _shares_where(found, shares, share, _deck_ratio(found, shares)) if share else [share] * len(found)
+    whole = [_card_sized(a, share) or _card_sized(a, at) for a, at in zip(shares, local)]
     seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
     return {i for i, ((label, _, _), a, t, w) in enumerate(zip(found, shares, _on_the_table(found, shares), whole))
