@@ -1086,7 +1086,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     for t, r in enumerate(tries):
         def step(k: int, t: int = t) -> None:
             tick((t * len(found) + k) // len(tries))
-        again = _looked_for_again(found, shares, masks, table, share, sizes, r, step)
+        again = _looked_for_again(found, shares, masks, table, sizes, r, step)
         if best is None or again[0] > best[0]:
             best = again
     assert best is not None
@@ -1112,16 +1112,14 @@ RATIO_TRIES = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 1.0)
 
 
 def _looked_for_again(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                      masks: list[np.ndarray | None], table: np.ndarray, share: float, sizes: list[list[float]],
-                      ratio: float,
+                      masks: list[np.ndarray | None], table: np.ndarray, sizes: list[list[float]], ratio: float,
                       tick: Callable[[int], None]
                       ) -> tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
     """The step of :func:`_found_on_the_empty_table` for one card ratio: each photo's card kept,
     or looked for again as what differs from the empty ``table`` (``masks``: each photo's, None
-    for a photo of another size; ``share``: the median card's share of its photo; ``sizes``:
-    the shares each photo's card is looked for at, in turn until one is found: the median's,
-    the one expected where it lies, and its region's own, when known; a card found is of the
-    size of one of the first two).
+    for a photo of another size; ``sizes``: the shares each photo's card is looked for at, in
+    turn until one is found: the median card's, the one expected where it lies, and its
+    region's own, when known; a card found is of the size of one of the first two).
     Returns how well the cards then match what differs (the mean over the photos with a mask
     of :func:`.table.matching`, 0 where no whole card is found), the cards and their shares."""
     found, shares = list(found), list(shares)
@@ -1131,7 +1129,7 @@ def _looked_for_again(found: list[tuple[str, np.ndarray, np.ndarray]], shares: l
             tick(i)
         if mask is None:
             continue
-        expected = sizes[i][:2]     # a card's size there, or the median's (not its region's)
+        share, expected = sizes[i][0], sizes[i][:2]   # the median card's; a card's size there too
         whole = any(_found_whole(a, corners, s, ratio) for s in expected)
         fit, left = matching(mask, corners, img), unexplained(mask, corners, img, share)
         fits.append(fit if any(_card_sized(a, s) for s in expected) else 0.0)
@@ -1324,13 +1322,12 @@ def _shares_where(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[
     xy = np.array([[1.0, *at] for at in (where[k] for k in known) if at is not None])   # all placed
     size = np.sqrt(np.array([shares[k] for k in known]))
     kept = np.ones(len(known), bool)
-    for _ in range(2):
+    for _ in range(3):          # fitted, again without those off it, once more (at most)
         plane, *_ = np.linalg.lstsq(xy[kept], size[kept], rcond=None)
         off = np.abs(xy @ plane - size) > SIZE_OFF * np.abs(xy @ plane)
-        if (~off).sum() < LEAST_PHOTOS:
+        if (~off).sum() < LEAST_PHOTOS or (kept == ~off).all():
             break
         kept = ~off
-    plane, *_ = np.linalg.lstsq(xy[kept], size[kept], rcond=None)
     low, high = SIZE_RANGE
     return [share if at is None else float(np.clip(max(float(np.array([1.0, *at]) @ plane), 0.0) ** 2,
                                                    low * share, high * share))
