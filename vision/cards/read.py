@@ -176,10 +176,12 @@ class CardReader:
         fitted outline reading the horse at a third of the distance."""
         if reading.id is not None and float(row.min()) <= FAR * self.model.max_distance:
             return reading
-        return self._fitted(image, reading, row, others)
+        d = np.sort(row)
+        clear = reading.id is not None and float(d[1] - d[0]) >= GLANCE_LEAD * float(d[0])
+        return self._fitted(image, reading, row, others, glance=clear and _sides_on_edges(image, reading.corners))
 
     def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
-                others: list[np.ndarray] | None = None) -> CardReading:
+                others: list[np.ndarray] | None = None, glance: bool = False) -> CardReading:
         """A card found and not read, read again through its outline fitted to the deck: each
         side moved out or in and the outline turned (:func:`fit_sides`) while that brings the
         card nearer a card of the deck.  A title band close to the table's shade leaves the finder
@@ -194,7 +196,9 @@ class CardReader:
         too (:data:`LEANING`).  A card read far whose fit, not taken, reads
         another card nearer is read as no card: neither is sure (three open diamonds found
         round their frame line read as one diamond).  ``row``: the card's distances through
-        the outline found."""
+        the outline found.  ``glance``: a card read with a clear lead is fitted only when one of
+        the fit's first moves (:data:`FIRST_MOVES`) brings it :data:`GLANCE_GAIN` nearer its
+        card, or reads another card nearer; else it is read as it was."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -230,6 +234,16 @@ class CardReader:
         def shaped(fits: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
             return [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
 
+        if glance:
+            off = max(FIT_SHAPE, abs(side_ratio(found) - self.model.ratio))
+            tries = [q for q in (fitted_outline(found, t) for t in FIRST_MOVES) if allowed(q, off)]
+            if not tries:
+                return reading
+            rows = distances(tries)
+            nearest = rows.min(axis=1)
+            another = np.array([self.cards[int(k)] != reading.id for k in rows.argmin(axis=1)])
+            if float(nearest.min()) >= start * (1 - GLANCE_GAIN) and not (another & (nearest < start)).any():
+                return reading
         row_found = row
         fits = [fitted_from(found, row)]
         # a corner put off the card (its border lost on a stripe of its colour, a side then
@@ -585,6 +599,10 @@ FIT_TURN = 20.0
 #: the Pi's OpenCV 4.10 one side gained first on 6 of 32 such cards, and the fit stopped far off.
 ALONE, TOGETHER = list(np.eye(7))[:5], [np.array([1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0])]
 SIDES = ALONE[:4]
+#: The fit's first moves from the outline found (as :func:`fit_sides` makes them: each side and
+#: the turn alone, and all four sides together, a coarse step each way).
+FIRST_MOVES = [np.clip(np.zeros(7) + sign * FIT_STEPS[0] * way, *FIT_RANGE) for way in ALONE + TOGETHER
+               for sign in (-1, 1)]
 #: The moves of the fit tried again where the first fit is not taken (:meth:`CardReader._fitted`):
 #: also each pair of opposite sides leaned (:func:`_leaned`, :data:`FIT_TURN` degrees a unit;
 #: at most 16 degrees), in up to :data:`LEANING_ROUNDS` rounds of the coarse step.  Where two
@@ -718,6 +736,21 @@ UNKNOWN = 1.6
 #: reads 23 more of 20,190 on 24 of them, 12 more wrong).
 FAR = 1 / UNKNOWN
 FAR_LEAD = 0.1
+#: A card read beyond :data:`FAR` with a clear lead (this share of its distance, the lead far
+#: reads needed until stop 43, twice :data:`FAR_LEAD`) is fitted only when one of the fit's
+#: first moves brings it nearer its card by :data:`GLANCE_GAIN`, or reads another card nearer
+#: (:meth:`CardReader._fitted`).  Fitted every time, such cards were read as they were in 58 of
+#: 58 fits on 40 frames of two second-renderer sets, at some 49 outlines described a fit (a card
+#: whose photos were under glare is read far every time it lies on the table).  The glance
+#: describes 12 at most: printed/felt 8's frames 90 -> 46 ms, bleed/cloth 111's 185 -> 101,
+#: measured as in the README.  Of 23,600 cards on 28 sets one read changes (below).
+GLANCE_LEAD = 2 * FAR_LEAD
+GLANCE_GAIN = 0.05
+#: ... and only when each of its sides runs along an edge (:func:`_sides_on_edges`): the
+#: weakest side's step across at least this share of the strongest's.  A card's own outline
+#: on the second renderer's printed deck: 0.58 or more; an outline with a strip of table
+#: (6% of the card) beyond one side: 0.10 at most.
+GLANCE_EDGE = 0.25
 
 #: Points sampled along each side of a card when looking for its edge.
 EDGE_SAMPLES = 24
@@ -746,6 +779,23 @@ def _edge_strength(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.n
         steps.append(np.abs(gray[inner[:, 1], inner[:, 0]] - gray[outer[:, 1], outer[:, 0]]))
         pts.append(p)
     return np.concatenate(pts), np.concatenate(steps)
+
+
+def _sides_on_edges(image: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether every side of ``quad`` runs along an edge: its median brightness step across
+    (:func:`_edge_strength`) is :data:`GLANCE_EDGE` of the strongest side's or more (a side
+    over a strip of table has next to none)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    h, w = image.shape[:2]
+    x0, y0 = (int(v) for v in np.maximum(np.floor(q.min(axis=0)) - 4, 0))
+    x1, y1 = (int(v) for v in np.minimum(np.ceil(q.max(axis=0)) + 5, [w, h]))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    crop = image[y0:y1, x0:x1]
+    gray = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)
+    _, steps = _edge_strength(gray, q - np.array([x0, y0], np.float32))
+    side = np.median(steps.reshape(4, -1), axis=1)
+    return float(side.min()) >= GLANCE_EDGE * max(float(side.max()), 1e-6)
 
 
 def _depth_inside(pts: np.ndarray, quad: np.ndarray) -> np.ndarray:
