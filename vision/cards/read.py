@@ -198,7 +198,8 @@ class CardReader:
         round their frame line read as one diamond).  ``row``: the card's distances through
         the outline found.  ``glance``: a card read with a clear lead is fitted only when one of
         the fit's first moves (:data:`FIRST_MOVES`) brings it :data:`GLANCE_GAIN` nearer its
-        card, or reads nearest another card; else it is read as it was."""
+        card, or reads nearest another card, :data:`GLANCE_RIVAL` farther at most than the card
+        was read; else it is read as it was."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -738,15 +739,17 @@ FAR = 1 / UNKNOWN
 FAR_LEAD = 0.1
 #: A card read beyond :data:`FAR` with a clear lead (this share of its distance, the lead far
 #: reads needed until stop 43, twice :data:`FAR_LEAD`) is fitted only when one of the fit's
-#: first moves brings it nearer its card by :data:`GLANCE_GAIN`, or reads nearest another card
-#: (:meth:`CardReader._fitted`).  Fitted every time, such cards were read as they were in 58 of
+#: first moves brings it nearer its card by :data:`GLANCE_GAIN`, or reads nearest another card,
+#: :data:`GLANCE_RIVAL` farther at most than the card was read (:meth:`CardReader._fitted`).  Fitted every time, such cards were read as they were in 58 of
 #: 58 fits on 40 frames of two second-renderer sets, at some 49 outlines described a fit (a card
 #: whose photos were under glare is read far every time it lies on the table).  The glance
 #: describes 12 at most: printed/felt 8's frames 86 -> 62 ms, bleed/cloth 111's 98 -> 65, and
 #: the 28 second-renderer sets read as before, set for set.  Asking only that no move read
 #: another card nearer than the card was read, one of 200 overlap tables of our symbols deck
 #: read three open diamonds as one (found round their frame line; all four sides moved out read
-#: the three, the full fit read them nearer: neither sure); without the other-card check a
+#: the three at 1.17 times the one's distance, the full fit nearer: neither sure); asking that
+#: no move read another card nearest at all, nearly every glance went on to the full fit;
+#: without the other-card check a
 #: chick was read as its twin; with no fit at all for such cards, a horse was read as the goat
 #: of the same marks again.
 GLANCE_LEAD = 2 * FAR_LEAD
