@@ -743,7 +743,7 @@ FAR_LEAD = 0.1
 #: :data:`GLANCE_RIVAL` farther at most than the card was read (:meth:`CardReader._fitted`).  Fitted every time, such cards were read as they were in 58 of
 #: 58 fits on 40 frames of two second-renderer sets, at some 49 outlines described a fit (a card
 #: whose photos were under glare is read far every time it lies on the table).  The glance
-#: describes 12 at most: printed/felt 8's frames 86 -> 62 ms, bleed/cloth 111's 98 -> 65, and
+#: describes 12 at most: printed/felt 8's frames 87 -> 68 ms, bleed/cloth 111's 107 -> 75, and
 #: the 28 second-renderer sets read as before, set for set.  Asking only that no move read
 #: another card nearer than the card was read, one of 200 overlap tables of our symbols deck
 #: read three open diamonds as one (found round their frame line; all four sides moved out read
