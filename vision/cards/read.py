@@ -600,10 +600,18 @@ FIT_TURN = 20.0
 #: the Pi's OpenCV 4.10 one side gained first on 6 of 32 such cards, and the fit stopped far off.
 ALONE, TOGETHER = list(np.eye(7))[:5], [np.array([1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0])]
 SIDES = ALONE[:4]
-#: The fit's first moves from the outline found (as :func:`fit_sides` makes them: each side and
-#: the turn alone, and all four sides together, a coarse step each way).
-FIRST_MOVES = [np.clip(np.zeros(7) + sign * FIT_STEPS[0] * way, *FIT_RANGE) for way in ALONE + TOGETHER
-               for sign in (-1, 1)]
+
+
+def _moves_from(moves: np.ndarray, ways: list[np.ndarray], step: float) -> list[np.ndarray]:
+    """The moves the fit tries from ``moves``: a ``step`` each way along each of ``ways``,
+    within :data:`FIT_RANGE`."""
+    return [np.clip(moves + sign * step * way, *FIT_RANGE) for way in ways for sign in (-1, 1)]
+
+
+#: The fit's first moves from the outline found (:func:`fit_sides`'s first: each side and the
+#: turn alone, and all four sides together, a coarse step each way).
+FIRST_MOVES = _moves_from(np.zeros(7), ALONE + TOGETHER, FIT_STEPS[0])
+
 #: The moves of the fit tried again where the first fit is not taken (:meth:`CardReader._fitted`):
 #: also each pair of opposite sides leaned (:func:`_leaned`, :data:`FIT_TURN` degrees a unit;
 #: at most 16 degrees), in up to :data:`LEANING_ROUNDS` rounds of the coarse step.  Where two
@@ -671,8 +679,7 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
         before = moves
         for _ in range(LEANING_ROUNDS if coarse and leaning else FIT_ROUNDS):
             ways = ((LEANING if leaning else ALONE) if coarse else SIDES) + ([] if moves.any() else TOGETHER)
-            tries = [t for t in (np.clip(moves + sign * step * way, *FIT_RANGE)
-                                 for way in ways for sign in (-1, 1))
+            tries = [t for t in _moves_from(moves, ways, step)
                      if (t != moves).any() and (t != before).any() and allowed(fitted_outline(quad, t))]
             if not tries:
                 break
@@ -740,16 +747,16 @@ FAR_LEAD = 0.1
 #: A card read beyond :data:`FAR` with a clear lead (this share of its distance, the lead far
 #: reads needed until stop 43, twice :data:`FAR_LEAD`) is fitted only when one of the fit's
 #: first moves brings it nearer its card by :data:`GLANCE_GAIN`, or reads nearest another card,
-#: :data:`GLANCE_RIVAL` farther at most than the card was read (:meth:`CardReader._fitted`).  Fitted every time, such cards were read as they were in 58 of
-#: 58 fits on 40 frames of two second-renderer sets, at some 49 outlines described a fit (a card
-#: whose photos were under glare is read far every time it lies on the table).  The glance
-#: describes 12 at most: printed/felt 8's frames 87 -> 68 ms, bleed/cloth 111's 107 -> 75, and
-#: the 28 second-renderer sets read as before, set for set.  Asking only that no move read
-#: another card nearer than the card was read, one of 200 overlap tables of our symbols deck
-#: read three open diamonds as one (found round their frame line; all four sides moved out read
-#: the three at 1.17 times the one's distance, the full fit nearer: neither sure); asking that
-#: no move read another card nearest at all, nearly every glance went on to the full fit;
-#: without the other-card check a
+#: :data:`GLANCE_RIVAL` farther at most than the card was read (:meth:`CardReader._fitted`).
+#: Fitted every time, such cards were read as they were in 58 of 58 fits on 40 frames of two
+#: second-renderer sets, at some 49 outlines described a fit (a card whose photos were under
+#: glare is read far every time it lies on the table).  The glance describes 12 at most:
+#: printed/felt 8's frames 87 -> 68 ms, bleed/cloth 111's 107 -> 75, and the 28 second-renderer
+#: sets read as before, set for set.  Asking only that no move read another card nearer than
+#: the card was read, one of 200 overlap tables of our symbols deck read three open diamonds as
+#: one (found round their frame line; all four sides moved out read the three at 1.17 times the
+#: one's distance, the full fit nearer: neither sure); asking that no move read another card
+#: nearest at all, nearly every glance went on to the full fit; without the other-card check a
 #: chick was read as its twin; with no fit at all for such cards, a horse was read as the goat
 #: of the same marks again.
 GLANCE_LEAD = 2 * FAR_LEAD
