@@ -177,7 +177,7 @@ class CardReader:
         if reading.id is not None and float(row.min()) <= FAR * self.model.max_distance:
             return reading
         d = np.sort(row)
-        clear = reading.id is not None and float(d[1] - d[0]) >= GLANCE_LEAD * float(d[0])
+        clear = reading.id is None or float(d[1] - d[0]) >= GLANCE_LEAD * float(d[0])
         return self._fitted(image, reading, row, others, glance=clear and _sides_on_edges(image, reading.corners))
 
     def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
@@ -241,7 +241,8 @@ class CardReader:
             if tries:       # (none allowed: the outline against the frame's edge or another card's)
                 rows = distances(tries)
                 nearest = rows.min(axis=1)
-                another = np.array([self.cards[int(k)] != reading.id for k in rows.argmin(axis=1)])
+                another = np.array([reading.id is not None and self.cards[int(k)] != reading.id
+                                    for k in rows.argmin(axis=1)])
                 if float(nearest.min()) >= start * (1 - GLANCE_GAIN) \
                         and not (another & (nearest < start * (1 + GLANCE_RIVAL))).any():
                     return reading
