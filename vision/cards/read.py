@@ -220,8 +220,17 @@ class CardReader:
             longest = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max())
             return not any(common_area(q, near[k]) > FIT_INTO * longest for k in reached.tolist())
 
+        # each outline read once: the glance's tries are the fit's first, and the leaned fit's
+        # first round holds the first fit's
+        read: dict[bytes, np.ndarray] = {found.tobytes(): row}
+
         def distances(quads: list[np.ndarray]) -> np.ndarray:
-            return self.distances([rectify_to(image, q, self.size) for q in quads])
+            keys = [np.asarray(q, np.float32).tobytes() for q in quads]
+            new = list({k: q for k, q in zip(keys, quads) if k not in read}.items())
+            if new:
+                rows = self.distances([rectify_to(image, q, self.size) for _, q in new])
+                read.update(zip((k for k, _ in new), rows))
+            return np.stack([read[k] for k in keys])
 
         def fitted_from(q: np.ndarray, row: np.ndarray, leaning: bool = False) -> tuple[np.ndarray, np.ndarray]:
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
