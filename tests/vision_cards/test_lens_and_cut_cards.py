@@ -206,48 +206,24 @@ def _counting(reader: CardReader) -> list[bytes]:
     return described
 
 
-def test_a_card_read_far_and_unsure_through_its_own_outline_is_only_glanced_at(held_out):
-    """A card read beyond :data:`FAR` and unsure (its lead short of the deck's), through an
-    outline whose sides all run along edges, is fitted only when one of the fit's first moves
-    brings it :data:`GLANCE_GAIN_UNREAD` nearer a card: on the second renderer's full-bleed cloth such
-    cards (a chick between its twins under a light their photos did not show) were each fitted
-    in full, some 80 outlines described, and none read otherwise.  Here each card's own outline
-    is made to read at 1.2 ``FAR`` with a lead short of the deck's: it stays unsure, and for
-    most cards only the first moves are described (every card was fitted in full before)."""
+def test_a_card_not_read_is_fitted_in_full(held_out):
+    """A card not read (its lead short of the deck's), near its card or far from it, is fitted
+    in full, never only glanced at: its outline may be a few pixels off, which makes two
+    near-alike cards alike, or cut short by a card over it (the fit's completed corners find
+    it).  Glanced at as a card read is, the second renderer's sets, the Pi's libraries, the
+    overlap tables of our symbols deck and the real photos through a dim lamp each lost a card
+    or two the fit read.  Here each card's own outline, made unsure, near (as it is) and at 1.2
+    ``FAR``: every one fitted in full."""
     reader, tests = held_out
-    glanced = 0
-    for card, image, q in tests:
+    for card, image, q in tests[:12]:
         row = reader.distances([rectify_to(image, q, reader.size)])[0]
         d = np.sort(row)
-        unsure = CardReader(dataclasses.replace(reader.model, max_distance=float(d[0]) / (1.2 * FAR),
-                                                min_lead=float(d[1] - d[0]) + 1.0))
-        described = _counting(unsure)
-        r = unsure.read_outline(image, q)
-        assert r.id is None, card
-        if len(described) <= 1 + len(FIRST_MOVES):
-            glanced += 1
-            assert np.array_equal(r.corners, q), card
-    assert glanced >= 3 * len(tests) // 4, glanced
-
-
-def test_a_card_unsure_near_its_card_is_fitted_in_full(held_out):
-    """A card not read though near its card (its lead short of the deck's) is fitted in full,
-    not glanced at: its outline may be a few pixels off, which makes two near-alike cards
-    alike; glanced at only, a photo of the real deck through a dim table lamp lost a card the
-    fit read (the first moves brought it 2% nearer, the full fit a quarter)."""
-    reader, tests = held_out
-    near = 0
-    for card, image, q in tests:
-        row = reader.distances([rectify_to(image, q, reader.size)])[0]
-        d = np.sort(row)
-        if d[0] > FAR * reader.model.max_distance:
-            continue
-        near += 1
-        unsure = CardReader(dataclasses.replace(reader.model, min_lead=float(d[1] - d[0]) + 1.0))
-        described = _counting(unsure)
-        assert unsure.read_outline(image, q).id in (None, card), card
-        assert len(described) > 1 + len(FIRST_MOVES), (card, len(described))
-    assert near >= len(tests) // 2, near
+        for max_distance in (reader.model.max_distance, float(d[0]) / (1.2 * FAR)):
+            unsure = CardReader(dataclasses.replace(reader.model, max_distance=max_distance,
+                                                    min_lead=float(d[1] - d[0]) + 1.0))
+            described = _counting(unsure)
+            assert unsure.read_outline(image, q).id in (None, card), card
+            assert len(described) > 1 + len(FIRST_MOVES), (card, max_distance, len(described))
 
 
 def test_a_fit_describes_each_outline_once(held_out):

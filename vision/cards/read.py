@@ -174,15 +174,13 @@ class CardReader:
         farther than that may be read through an outline a little off the card (a corner
         pulled along the next card's edge): the horse read as the goat of the same marks, the
         fitted outline reading the horse at a third of the distance.  A card read far with a
-        clear lead (:data:`GLANCE_LEAD`), or read far and not read, through an outline along
-        its edges (:func:`_sides_on_edges`) is only glanced at first (:meth:`_fitted`)."""
+        clear lead (:data:`GLANCE_LEAD`) through an outline along its edges
+        (:func:`_sides_on_edges`) is only glanced at first (:meth:`_fitted`); a card not read
+        is fitted in full."""
         if reading.id is not None and float(row.min()) <= FAR * self.model.max_distance:
             return reading
         d = np.sort(row)
-        if reading.id is None:      # not read: glanced at only when read far (else a few pixels off)
-            clear = float(d[0]) > FAR * self.model.max_distance
-        else:
-            clear = float(d[1] - d[0]) >= GLANCE_LEAD * float(d[0])
+        clear = reading.id is not None and float(d[1] - d[0]) >= GLANCE_LEAD * float(d[0])
         return self._fitted(image, reading, row, others, glance=clear and _sides_on_edges(image, reading.corners))
 
     def _fitted(self, image: np.ndarray, reading: CardReading, row: np.ndarray,
@@ -204,9 +202,8 @@ class CardReader:
         the outline found.  ``glance``: a card read with a clear lead is fitted only when one of
         the fit's first moves (:data:`FIRST_MOVES`) brings it :data:`GLANCE_GAIN` nearer its
         card, or reads nearest another card, :data:`GLANCE_RIVAL` farther at most than the card
-        was read; a card not read, only when one brings it :data:`GLANCE_GAIN_UNREAD` nearer any
-        card; else it is read as it was.  No outline is described twice (the glance's tries are the fit's
-        first)."""
+        was read; else it is read as it was.  No outline is described twice (the glance's tries
+        are the fit's first)."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -257,10 +254,8 @@ class CardReader:
             if tries:       # (none allowed: the outline against the frame's edge or another card's)
                 rows = distances(tries)
                 nearest = rows.min(axis=1)
-                another = np.array([reading.id is not None and self.cards[int(k)] != reading.id
-                                    for k in rows.argmin(axis=1)])
-                gain = GLANCE_GAIN if reading.id is not None else GLANCE_GAIN_UNREAD
-                if float(nearest.min()) >= start * (1 - gain) \
+                another = np.array([self.cards[int(k)] != reading.id for k in rows.argmin(axis=1)])
+                if float(nearest.min()) >= start * (1 - GLANCE_GAIN) \
                         and not (another & (nearest < start * (1 + GLANCE_RIVAL))).any():
                     return reading
         row_found = row
@@ -776,21 +771,16 @@ FAR_LEAD = 0.1
 #: one's distance, the full fit nearer: neither sure); asking that no move read another card
 #: nearest at all, nearly every glance went on to the full fit; without the other-card check a
 #: chick was read as its twin; with no fit at all for such cards, a horse was read as the goat
-#: of the same marks again.  A card read far and not read (unsure, or beyond the unknown-card
-#: distance) is glanced at the same way, fitted only when a first move brings it
-#: :data:`GLANCE_GAIN_UNREAD` nearer any card: on bleed/cloth 111 14 such cards in 40 frames
-#: were fitted in full, none read otherwise; 24 second-renderer sets read 2 cards fewer and 2
-#: fewer wrong.  A card not read near its card (its lead short) is fitted in full: glanced at,
-#: the real photos through a dim lamp and through a 640 px camera lost a card each.  A card
-#: read goes on to the fit from a gain of a tenth (a twentieth until stop
-#: 44): on those 24 sets 165 cards whose first moves gained a twentieth to a tenth were fitted in
-#: full (half the glances that went on), each read as before (21 through an outline moved a
-#: little); the sets read the same, set for set, and full-bleed cloth 103 and wood 105's frames
-#: take 15-18% less time.  Cards not read are fitted from a twentieth: two of 17 between the
-#: two were read by the fit.
+#: of the same marks again.  The glance goes on to the fit from a gain of a tenth (a twentieth
+#: until stop 44): on the 24 second-renderer sets, 165 cards whose first moves gained a
+#: twentieth to a tenth were fitted in full (half the glances that went on), each read as before
+#: (21 through an outline moved a little); the sets read the same, set for set, and full-bleed
+#: cloth 103 and wood 105's frames take 15-18% less time.  A card not read is fitted in full:
+#: glanced at the same way (from a twentieth), the 24 sets read 2 cards fewer and 2 fewer wrong
+#: (chick-3s the fit read as chick-2), and the Pi's libraries, the overlap tables of our symbols
+#: deck and, near its card (unsure), the real photos through a dim lamp each lost a card or two.
 GLANCE_LEAD = 2 * FAR_LEAD
 GLANCE_GAIN = 0.1
-GLANCE_GAIN_UNREAD = 0.05
 GLANCE_RIVAL = 0.25
 #: ... and only when each of its sides runs along an edge (:func:`_sides_on_edges`): the
 #: weakest side's step across at least this share of the strongest's.  A card's own outline
