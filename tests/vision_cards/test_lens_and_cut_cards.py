@@ -167,8 +167,8 @@ def test_a_card_read_far_with_a_clear_lead_through_its_own_outline_is_only_glanc
 def test_a_card_read_with_a_clear_lead_is_fitted_only_when_a_first_move_brings_it_a_tenth_nearer(held_out):
     """A card read far with a clear lead, whose fit's first moves bring it nearer its card by
     less than :data:`GLANCE_GAIN` (a tenth), keeps its outline and is not fitted: on 24
-    second-renderer sets, 165 such cards went on to the full fit at a twentieth (more than half
-    of those fitted), and every one was read as before.  Here outlines a little inside or outside
+    second-renderer sets, 165 such cards went on to the full fit at a twentieth (half of those
+    fitted), and every one was read as before.  Here outlines a little inside or outside
     the card (a side moved by 1-3%) are read at 1.2 ``FAR``; those whose best first move gains
     a twentieth to a tenth are only glanced at."""
     reader, tests = held_out
@@ -194,7 +194,7 @@ def test_a_card_read_with_a_clear_lead_is_fitted_only_when_a_first_move_brings_i
 
 
 def _counting(reader: CardReader) -> list[bytes]:
-    """The outlines ``reader`` describes from now on (each as its corners' bytes), in order."""
+    """The outlines ``reader`` describes from now on (each as its rectified card's bytes), in order."""
     described: list[bytes] = []
     own = reader.distances
 

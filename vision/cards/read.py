@@ -226,15 +226,15 @@ class CardReader:
 
         # each outline read once: the glance's tries are the fit's first, and the leaned fit's
         # first round holds the first fit's
-        read: dict[bytes, np.ndarray] = {found.tobytes(): row}
+        rows_of: dict[bytes, np.ndarray] = {found.tobytes(): row}
 
         def distances(quads: list[np.ndarray]) -> np.ndarray:
             keys = [np.asarray(q, np.float32).tobytes() for q in quads]
-            new = list({k: q for k, q in zip(keys, quads) if k not in read}.items())
+            new = list({k: q for k, q in zip(keys, quads) if k not in rows_of}.items())
             if new:
                 rows = self.distances([rectify_to(image, q, self.size) for _, q in new])
-                read.update(zip((k for k, _ in new), rows))
-            return np.stack([read[k] for k in keys])
+                rows_of.update(zip((k for k, _ in new), rows))
+            return np.stack([rows_of[k] for k in keys])
 
         def fitted_from(q: np.ndarray, row: np.ndarray, leaning: bool = False) -> tuple[np.ndarray, np.ndarray]:
             off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
