@@ -131,6 +131,19 @@ def test_a_card_read_far_from_every_card_needs_a_lead_of_a_tenth_of_its_distance
     assert reader._decide(row)[0] is None     # past the unknown-card distance: not a card of the deck
 
 
+def _counting(reader: CardReader) -> list[bytes]:
+    """The outlines ``reader`` describes from now on (each as its rectified card's bytes), in order."""
+    described: list[bytes] = []
+    own = reader.distances
+
+    def counted(cards):
+        described.extend(c.tobytes() for c in cards)
+        return own(cards)
+
+    reader.distances = counted
+    return described
+
+
 def test_a_card_read_far_with_a_clear_lead_through_its_own_outline_is_only_glanced_at(held_out):
     """A card read beyond :data:`FAR` with a clear lead, through an outline whose sides all run
     along edges, is fitted only when one of the fit's first moves brings it :data:`GLANCE_GAIN`
@@ -147,18 +160,10 @@ def test_a_card_read_far_with_a_clear_lead_through_its_own_outline_is_only_glanc
         assert not _sides_on_edges(image, sides_moved(q, 0.06 * np.eye(4)[0])), card
         d = float(reader.distances([rectify_to(image, q, reader.size)])[0].min())
         far = CardReader(dataclasses.replace(reader.model, max_distance=d / (1.2 * FAR)))
-        described = 0
-        own = far.distances
-
-        def counted(cards, own=own):
-            nonlocal described
-            described += len(cards)
-            return own(cards)
-
-        far.distances = counted
+        described = _counting(far)
         r = far.read_outline(image, q)
         assert r.id == card, card
-        if described <= 1 + len(FIRST_MOVES):
+        if len(described) <= 1 + len(FIRST_MOVES):
             glanced += 1
             assert np.array_equal(r.corners, q), card
     assert glanced >= 3 * len(tests) // 4, glanced
@@ -191,19 +196,6 @@ def test_a_card_read_with_a_clear_lead_is_fitted_only_when_a_first_move_brings_i
             assert r.id == card and np.array_equal(r.corners, given), card
             assert len(described) <= 1 + len(FIRST_MOVES), (card, len(described))
     assert between >= 3, between
-
-
-def _counting(reader: CardReader) -> list[bytes]:
-    """The outlines ``reader`` describes from now on (each as its rectified card's bytes), in order."""
-    described: list[bytes] = []
-    own = reader.distances
-
-    def counted(cards):
-        described.extend(c.tobytes() for c in cards)
-        return own(cards)
-
-    reader.distances = counted
-    return described
 
 
 def test_a_card_not_read_is_fitted_in_full(held_out):

@@ -236,8 +236,13 @@ class CardReader:
                 rows_of.update(zip((k for k, _ in new), rows))
             return np.stack([rows_of[k] for k in keys])
 
+        def leeway(q: np.ndarray) -> float:
+            """How far an outline tried from ``q`` may be off the deck's ratio: the shape may come
+            nearer a card's."""
+            return max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))
+
         def fitted_from(q: np.ndarray, row: np.ndarray, leaning: bool = False) -> tuple[np.ndarray, np.ndarray]:
-            off = max(FIT_SHAPE, abs(side_ratio(q) - self.model.ratio))  # the shape may come nearer a card's
+            off = leeway(q)
             moves, row = fit_sides(q, row, distances, lambda t: allowed(t, off), leaning)
             return fitted_outline(q, moves), row
 
@@ -249,7 +254,7 @@ class CardReader:
             return [f for f in fits if abs(side_ratio(f[0]) - self.model.ratio) <= FIT_SHAPE]
 
         if glance:
-            off = max(FIT_SHAPE, abs(side_ratio(found) - self.model.ratio))
+            off = leeway(found)
             tries = [q for q in (fitted_outline(found, t) for t in FIRST_MOVES) if allowed(q, off)]
             if tries:       # (none allowed: the outline against the frame's edge or another card's)
                 rows = distances(tries)
