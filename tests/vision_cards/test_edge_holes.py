@@ -6,7 +6,18 @@ import cv2
 import numpy as np
 import pytest
 
-from farmbox.vision.cards.find import TEXTURED, _holes, _large_holes, _lengths, _may_enclose
+from farmbox.vision.cards.find import (
+    FINE_GROW,
+    RING_GROW,
+    RING_HOLE_GROW,
+    TEXTURED,
+    FindOptions,
+    _fine_holes,
+    _holes,
+    _large_holes,
+    _lengths,
+    _may_enclose,
+)
 
 
 def _traced(edges: np.ndarray, lo: float) -> list[np.ndarray]:
@@ -68,3 +79,45 @@ def test_a_thin_gap_round_a_cards_art_is_a_large_hole():
     traced = _traced(edges, 5000.0)
     assert len(holes) == len(traced) == 1 and np.array_equal(holes[0], traced[0])
     assert cv2.contourArea(holes[0]) > 0.99 * 100 * 120         # the card's whole outline
+
+
+def _cream_card_on(table: np.ndarray) -> np.ndarray:
+    """``table`` (a 720 x 960 grey frame) with a cream card on it, ringed by a thin grey line,
+    its art coming within a few pixels of that line."""
+    img = table.copy()
+    cv2.rectangle(img, (400, 250), (520, 430), 238, -1)
+    cv2.rectangle(img, (400, 250), (520, 430), 175, 1)            # the thin grey line round it
+    cv2.circle(img, (460, 340), 40, 120, -1)                      # its art
+    cv2.rectangle(img, (404, 300), (440, 330), 90, -1)           # art near its edge
+    return img
+
+
+def _rings(candidates: list) -> list:
+    return [c for c, grow, _ in candidates if grow in (RING_GROW, RING_HOLE_GROW)]
+
+
+def test_a_textured_tables_edge_map_is_not_searched_for_rings():
+    """On a pale smooth table the thickened full-size edge map's rings are candidates (a cream
+    card's thin line, :func:`_alone_rings`); on a felt the thickened map is one web of the
+    texture, a ring round a card glued to it: no rings are traced there (some 11 ms of a felt
+    frame), and the card's own hole is still a candidate."""
+    rng = np.random.default_rng(7)
+    options = FindOptions(ratio=120 / 180, card_share=121 * 181 / (720 * 960))
+    scale = 640 / 960
+    pale = np.clip(rng.normal(226, 2, (720, 960)), 0, 255).astype(np.uint8)
+    felt = cv2.GaussianBlur(rng.normal(128, 40, (720, 960)).astype(np.float32), (0, 0), 1.2)
+    felt = np.clip(felt, 0, 255).astype(np.uint8)
+    card = 121 * 181 * scale * scale                               # in work-frame pixels
+    for table, textured in ((pale, False), (felt, True)):
+        full = _cream_card_on(table)
+        edges = cv2.Canny(cv2.GaussianBlur(full, (3, 3), 0), 25, 64, L2gradient=True)
+        assert (cv2.countNonZero(edges) > TEXTURED * edges.size) == textured
+        found = _fine_holes(full, scale, options)
+        rings = _rings(found)
+        near_card = [c for c in rings if 0.8 * card <= cv2.contourArea(c) <= 1.2 * card]
+        if textured:
+            assert rings == []
+            assert any(0.8 * card <= cv2.contourArea(c) <= 1.05 * card for c, grow, _ in found
+                       if grow == FINE_GROW)
+        else:
+            assert near_card, "the cream card's ring on the smooth table"

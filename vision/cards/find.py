@@ -305,12 +305,15 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
     edges = cv2.Canny(gray, max(10, FINE_LOW * med), max(30, FINE_HIGH * med), L2gradient=True)
     h, w = full.shape[:2]
     lo, hi = options.min_area * w * h * 0.7, options.max_area * w * h
-    picked = [(c, FINE_GROW, FINE_BASE) for c in _holes(edges, lo)]
+    textured = cv2.countNonZero(edges) > TEXTURED * edges.size
+    picked = [(c, FINE_GROW, FINE_BASE) for c in _holes(edges, lo, textured)]
     # a card's thin dark outline on a table as pale as its face (a cream card on linen): its
     # hole inside is cut where the art comes near it, and its ring closes only thickened by a
     # pixel: then its outside is the card's
-    # (only for a reader that knows its cards' shape and size: :func:`_alone_rings`)
-    if options.ratio is not None and options.card_share:
+    # (only for a reader that knows its cards' shape and size: :func:`_alone_rings`; and not on
+    # a textured table, where the thickened map is one web of the texture: a ring round a card
+    # is glued to it, and its outside is the web's)
+    if options.ratio is not None and options.card_share and not textured:
         rings, ring_hier = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_CCOMP,
                                             cv2.CHAIN_APPROX_NONE)
         if ring_hier is not None:
@@ -335,14 +338,20 @@ def _fine_holes(full: np.ndarray, scale: float, options: FindOptions) -> list[tu
 #: drawn at full size: 0.25-0.38 on the second renderer's felts, 0.02-0.09 on smooth tables and
 #: our renderer's) has thousands of small holes; its large ones are found as regions of the
 #: background instead (:func:`_large_holes`): the same outlines, in a third of the time there
-#: (and in more on a smooth table).
+#: (and in more on a smooth table); and its thickened map's rings are not traced (a ring round
+#: a card is glued to the texture's web: on the 28 second-renderer sets and the five linen
+#: boxes no ring on such a frame was ever taken, and tracing them was some 11 ms of a felt's).
 TEXTURED = 0.1
 
 
-def _holes(edges: np.ndarray, lo: float) -> list[np.ndarray]:
+def _holes(edges: np.ndarray, lo: float, textured: bool | None = None) -> list[np.ndarray]:
     """The holes of the edge map ``edges`` (the insides of its closed outlines) that may close
-    ``lo`` pixels or more, in the order of their first points (top to bottom, left to right)."""
-    if cv2.countNonZero(edges) > TEXTURED * edges.size:
+    ``lo`` pixels or more, in the order of their first points (top to bottom, left to right).
+    ``textured``: whether more than :data:`TEXTURED` of the map is edges (counted when not
+    given)."""
+    if textured is None:
+        textured = cv2.countNonZero(edges) > TEXTURED * edges.size
+    if textured:
         holes = _large_holes(edges, lo)
     else:
         contours, hier = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
