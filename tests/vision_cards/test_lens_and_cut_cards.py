@@ -11,6 +11,7 @@ from farmbox.vision.cards import CardReader, FindOptions, find_cards
 from farmbox.vision.cards.find import order_corners, side_ratio
 from farmbox.vision.cards.read import (
     FAR,
+    CardReading,
     FAR_LEAD,
     FIRST_MOVES,
     GLANCE_RIVAL,
@@ -216,6 +217,30 @@ def test_a_card_not_read_is_fitted_in_full(held_out):
             described = _counting(unsure)
             assert unsure.read_outline(image, q).id in (None, card), card
             assert len(described) > 1 + len(FIRST_MOVES), (card, max_distance, len(described))
+
+
+def test_a_card_cut_in_two_across_its_middle_is_read_as_one(held_out):
+    """A card a leaning camera shows larger than two of the frame's others is cut by the finder
+    across its middle, and neither half reads as any card (a fresh full-bleed felt set's cow,
+    1.6 times the enrolled card: its halves 46-50 from every card of the deck, the whole 12.0
+    from its own).  Two outlines not read that lie side by side and together have a card's shape
+    are read as one card when together they read as near a card as the made-up copies come:
+    here each card's two halves, not read, are read as the card, never as another; a half and
+    the other half moved a little more than half a card along it are not joined."""
+    reader, tests = held_out
+    joined = 0
+    for card, image, q in tests[:12]:
+        m12, m30 = (q[1] + q[2]) / 2, (q[3] + q[0]) / 2
+        halves = [np.float32([q[0], q[1], m12, m30]), np.float32([m30, m12, q[2], q[3]])]
+        readings = [CardReading(None, 0.0, h) for h in halves]
+        reader._joined(image, list(halves), readings, [False, False])
+        assert all(r.id in (None, card) for r in readings), card
+        joined += len(readings) == 1 and readings[0].id == card
+        apart = [halves[0], halves[1] + 0.6 * (q[2] - q[1])]
+        readings = [CardReading(None, 0.0, h) for h in apart]
+        reader._joined(image, list(apart), readings, [False, False])
+        assert len(readings) == 2 and all(r.id is None for r in readings), card
+    assert joined >= 11, joined
 
 
 def test_a_fit_describes_each_outline_once(held_out):

@@ -25,10 +25,12 @@ from .find import (
     PART_OF_CARD,
     FindOptions,
     _overlap,
+    _quad,
     common_area,
     corners_of,
     find_cards,
     offset,
+    order_corners,
     side_ratio,
     square_enough,
 )
@@ -331,6 +333,7 @@ class CardReader:
                                frame) for quad, u, p in zip(quads, under, part)]
         if passed:
             self._passed_over(image, passed, quads, readings, under)
+        self._joined(image, quads, readings, under)
         if not card:
             return _parts_unread(readings)
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
@@ -393,6 +396,45 @@ class CardReader:
                 for seq in (readings, quads, under):
                     del seq[j]
             k += 1 - sum(j < k for j in covered)
+
+    def _joined(self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading],
+                under: list[bool]) -> None:
+        """Two outlines not read (neither under another card) that lie side by side, the two
+        together one card's shape (:data:`JOINED`), read as one card when the two together
+        read as near a card as the enrollment's made-up copies come (:meth:`_near`) and lie
+        over no card read.  A card a leaning camera shows larger than two of the frame's
+        others is cut by the finder along its art's seam into halves of a card's size, and
+        neither half reads as any card of the deck.  ``readings``, ``quads`` and ``under`` are
+        changed in place."""
+        def unread(k: int) -> bool:
+            return readings[k].id is None and not under[k]
+
+        k = 0
+        while k < len(readings):
+            if not unread(k):
+                k += 1
+                continue
+            a = readings[k].corners
+            got, other = None, -1
+            for j in range(len(readings)):
+                if j == k or not unread(j):
+                    continue
+                b = readings[j].corners
+                q = _joined_outline(a, b, self.model.ratio, self.options.ratio_tolerance)
+                if q is None or any(r.id is not None and common_area(q, r.corners) > AGAINST_COVERED * cv2.contourArea(r.corners)
+                                    for r in readings):
+                    continue
+                got = self._near(q, self._row(image, q))
+                if got.id is not None:
+                    other = j
+                    break
+            if got is None or got.id is None:
+                k += 1
+                continue
+            readings[k], quads[k] = got, got.corners
+            for seq in (readings, quads, under):
+                del seq[other]
+            k += 1 - (other < k)
 
     def _two(self, image: np.ndarray, quad: np.ndarray, card: float) -> bool:
         """Whether the outline ``quad``, not read, may be two cards touching: larger than
@@ -538,6 +580,32 @@ PASSED_OVERLAP = 0.3
 #: ... and an outline not read that the outline taken covers by more than this share of it is
 #: part of the same card (the other half).
 PASSED_COVERS = 0.5
+
+#: Two outlines not read make one card (:meth:`CardReader._joined`) only where the hull round
+#: both is at most this share larger than the two (side by side: halves of one card cut
+#: along a seam come to 1.0-1.05) and they overlap by at most :data:`.find.AGAINST_COVERED`
+#: of the smaller.
+JOINED = 1.1
+
+
+def _joined_outline(a: np.ndarray, b: np.ndarray, ratio: float, tolerance: float) -> np.ndarray | None:
+    """The outline (corners in order) round the outlines ``a`` and ``b`` when they lie side by
+    side and together have a card's shape (``ratio``, short over long side, within
+    ``tolerance``), else None."""
+    area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
+    if common_area(a, b) > AGAINST_COVERED * min(area_a, area_b):
+        return None
+    hull = cv2.convexHull(np.vstack([a, b]).astype(np.float32))
+    if cv2.contourArea(hull) > JOINED * (area_a + area_b):
+        return None
+    q = _quad(hull)
+    if q is None:
+        return None
+    q = order_corners(q)
+    if abs(side_ratio(q) - ratio) > tolerance or not square_enough(q):
+        return None
+    return q
+
 
 #: An outline where the frame hardly differs from the empty table (a tile framed by its grout,
 #: a patch of felt; or a cream card on a near-white cloth, which differs by its art only) is
