@@ -11,10 +11,10 @@ from farmbox.vision.cards import CardReader, FindOptions, find_cards
 from farmbox.vision.cards.find import order_corners, side_ratio
 from farmbox.vision.cards.read import (
     FAR,
-    CardReading,
     FAR_LEAD,
     FIRST_MOVES,
     GLANCE_RIVAL,
+    CardReading,
     _deck_ratio,
     _leaned,
     _sides_on_edges,
