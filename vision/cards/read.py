@@ -48,6 +48,7 @@ from .table import (
     card_by_difference,
     card_round,
     differing,
+    differs_beside,
     differs_inside,
     empty_table,
     matching,
@@ -355,7 +356,24 @@ class CardReader:
             outline = CardReading(None, 0.0, pair)
             out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), frame)
                     if r is not outline]
+        out = self._beside_cards_read(out, frame)
         return sorted(out, key=lambda r: _reading_order(r.corners)) if pairs else out
+
+    def _beside_cards_read(self, readings: list[CardReading], frame: TableFrame) -> list[CardReading]:
+        """``readings`` less the outlines not read whose part off the cards read (at least
+        :data:`OFF_THE_CARDS` of them) hardly differs from the empty table
+        (:data:`.table.NOT_A_CARD`): a square of pale tiles ringed by grout over a card's
+        corner, taken for a card under it.  Such an outline passed the empty table's check
+        (:func:`.table.on_the_table`) through the card it lies over; a card under another
+        differs from the table where it shows."""
+        unread = [r for r in readings if r.id is None]
+        if not unread or self.table is None:
+            return readings
+        shares = differs_beside(frame, [r.corners for r in readings if r.id is not None], [r.corners for r in unread])
+        if shares is None:
+            return readings
+        gone = {id(r) for r, (off, differs) in zip(unread, shares) if off >= OFF_THE_CARDS and differs < NOT_A_CARD}
+        return [r for r in readings if id(r) not in gone]
 
     def _passed_over(self, image: np.ndarray, passed: list[np.ndarray], quads: list[np.ndarray],
                      readings: list[CardReading], under: list[bool]) -> None:
@@ -581,6 +599,10 @@ PASSED_OVERLAP = 0.3
 #: part of the same card (the other half).
 PASSED_COVERS = 0.5
 
+#: An outline not read is no card where at least this share of it lies off the cards read
+#: and that part hardly differs from the empty table (:meth:`CardReader._beside_cards_read`);
+#: an outline mostly on a card read is left as it is.
+OFF_THE_CARDS = 0.25
 #: Two outlines not read make one card (:meth:`CardReader._joined`) only where the hull round
 #: both is at most this share larger than the two (side by side: halves of one card cut
 #: along a seam come to 1.0-1.05) and they overlap by at most :data:`.find.AGAINST_COVERED`

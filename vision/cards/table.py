@@ -609,6 +609,27 @@ def _clear(mask: np.ndarray, found: list[np.ndarray], s: float, rim: int) -> Non
     cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8), dst=mask)
 
 
+def differs_beside(frame: TableFrame, cards: list[np.ndarray], quads: list[np.ndarray]) -> list[tuple[float, float]] | None:
+    """For each outline of ``quads`` (frame pixels): the share of it off the ``cards`` read
+    (and :data:`FOUND_RIM` pixels round them), and the share of that part where the frame
+    differs from the empty table (:meth:`TableFrame.difference`); None where the frame is not
+    compared with the table."""
+    mask = frame.difference()
+    if mask is None:
+        return None
+    s = frame.work()[1]
+    off = np.full(mask.shape, 255, np.uint8)
+    _clear(off, cards, s, FOUND_RIM)
+    out: list[tuple[float, float]] = []
+    for q in quads:
+        inside = _inside(mask, q * s)
+        n = int(np.count_nonzero(inside))
+        seen = inside & (off > 0)
+        m = int(np.count_nonzero(seen))
+        out.append((m / n if n else 0.0, float(np.count_nonzero(mask[seen])) / m if m else 0.0))
+    return out
+
+
 def unexplained(mask: np.ndarray, quad: np.ndarray, image: np.ndarray, card_share: float) -> float:
     """The largest region of what differs from the empty table (``mask``, :func:`differing`
     of ``image``) that a card's corners ``quad`` (pixels of ``image``) leave out, as a share
