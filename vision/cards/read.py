@@ -604,8 +604,9 @@ PASSED_COVERS = 0.5
 #: an outline mostly on a card read is left as it is.
 OFF_THE_CARDS = 0.25
 #: Two outlines not read make one card (:meth:`CardReader._joined`) only where the hull round
-#: both is at most this share larger than the two (side by side: halves of one card cut
-#: along a seam come to 1.0-1.05) and they overlap by at most :data:`.find.AGAINST_COVERED`
+#: both is at most this share larger than the two (side by side: the two frames of full-bleed
+#: felt 115 that needed it, halves of a card cut across its middle, came to 1.00; the slack is
+#: for a seam a pixel or two wide) and they overlap by at most :data:`.find.AGAINST_COVERED`
 #: of the smaller.
 JOINED = 1.1
 
