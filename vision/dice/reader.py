@@ -291,7 +291,9 @@ class DiceReader:
             if (score < m.min_score or (scores.offset > MAX_OFFSET and not clear)
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (not clear and (stretch > TILT_ELONGATION or (stretch > SOME_ELONGATION and weak)))):
-                return DiceReading(None, min(conf, 0.4), "die tilted")
+                # no flat top face: on a die cut by the frame's edge (most of it in view) the
+                # face is cut too, and the die is out of view, not tilted
+                return DiceReading(None, min(conf, 0.4), "die out of view" if blob.touches_border else "die tilted")
             if blob.area > 1.6 * expected_area:
                 return DiceReading(None, conf, "unsure")
             faces.append(face)
