@@ -233,12 +233,12 @@ def test_a_card_cut_in_two_across_its_middle_is_read_as_one(held_out):
         m12, m30 = (q[1] + q[2]) / 2, (q[3] + q[0]) / 2
         halves = [np.float32([q[0], q[1], m12, m30]), np.float32([m30, m12, q[2], q[3]])]
         readings = [CardReading(None, 0.0, h) for h in halves]
-        reader._joined(image, list(halves), readings, [False, False])
+        reader._joined(image, readings, [False, False])
         assert all(r.id in (None, card) for r in readings), card
         joined += len(readings) == 1 and readings[0].id == card
         apart = [halves[0], halves[1] + 0.6 * (q[2] - q[1])]
         readings = [CardReading(None, 0.0, h) for h in apart]
-        reader._joined(image, list(apart), readings, [False, False])
+        reader._joined(image, readings, [False, False])
         assert len(readings) == 2 and all(r.id is None for r in readings), card
     assert joined >= 11, joined
 

@@ -334,7 +334,7 @@ class CardReader:
                                frame) for quad, u, p in zip(quads, under, part)]
         if passed:
             self._passed_over(image, passed, quads, readings, under)
-        self._joined(image, quads, readings, under)
+        self._joined(image, readings, under)
         if not card:
             return _parts_unread(readings)
         # a card's size where an outline lies: that of the nearest card read (a leaning camera
@@ -415,44 +415,33 @@ class CardReader:
                     del seq[j]
             k += 1 - sum(j < k for j in covered)
 
-    def _joined(self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading],
-                under: list[bool]) -> None:
+    def _joined(self, image: np.ndarray, readings: list[CardReading], under: list[bool]) -> None:
         """Two outlines not read (neither under another card) that lie side by side, the two
         together one card's shape (:data:`JOINED`), read as one card when the two together
         read as near a card as the enrollment's made-up copies come (:meth:`_near`) and lie
         over no card read.  A card a leaning camera shows larger than two of the frame's
         others is cut by the finder along its art's seam into halves of a card's size, and
-        neither half reads as any card of the deck.  ``readings``, ``quads`` and ``under`` are
-        changed in place."""
+        neither half reads as any card of the deck.  ``readings`` and ``under`` are changed in
+        place; each pair is looked at once."""
         def unread(k: int) -> bool:
             return readings[k].id is None and not under[k]
 
-        k = 0
-        while k < len(readings):
-            if not unread(k):
-                k += 1
+        for k in range(len(readings)):      # (the list shortens as pairs are joined)
+            if k >= len(readings) or not unread(k):
                 continue
-            a = readings[k].corners
-            got, other = None, -1
-            for j in range(len(readings)):
-                if j == k or not unread(j):
+            for j in range(k + 1, len(readings)):
+                if not unread(j):
                     continue
-                b = readings[j].corners
-                q = _joined_outline(a, b, self.model.ratio, self.options.ratio_tolerance)
+                q = _joined_outline(readings[k].corners, readings[j].corners, self.model.ratio,
+                                    self.options.ratio_tolerance)
                 if q is None or any(r.id is not None and common_area(q, r.corners) > AGAINST_COVERED * cv2.contourArea(r.corners)
                                     for r in readings):
                     continue
                 got = self._near(q, self._row(image, q))
                 if got.id is not None:
-                    other = j
+                    readings[k] = got
+                    del readings[j], under[j]
                     break
-            if got is None or got.id is None:
-                k += 1
-                continue
-            readings[k], quads[k] = got, got.corners
-            for seq in (readings, quads, under):
-                del seq[other]
-            k += 1 - (other < k)
 
     def _two(self, image: np.ndarray, quad: np.ndarray, card: float) -> bool:
         """Whether the outline ``quad``, not read, may be two cards touching: larger than
