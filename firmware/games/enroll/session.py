@@ -28,6 +28,7 @@ import numpy as np
 from PIL import Image
 
 from farmbox.firmware.box.files import replace_folder
+from farmbox.firmware.games.enroll.shots import write_png
 from farmbox.vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
 from farmbox.vision.dice.colour import balance_gains, balanced
 from farmbox.vision.dice.detect import Blob, blob_of, shrink, work_scale
@@ -120,12 +121,12 @@ def write_samples(folder: Path, samples: list[tuple[str, str, np.ndarray]],
     replacing ``folder`` as a whole: written to a temp folder first, then renamed into place."""
     def fill(tmp: Path) -> None:
         if background is not None:
-            _png(tmp / "background.png", background)
+            write_png(tmp / "background.png", background)
         counts: dict[tuple[str, str], int] = {}
         for face, die, frame in samples:
             n = counts[(face, die)] = counts.get((face, die), 0) + 1
             (tmp / face).mkdir(exist_ok=True)
-            _png(tmp / face / f"{die}-{n}.png", frame)
+            write_png(tmp / face / f"{die}-{n}.png", frame)
 
     replace_folder(folder, fill)
 
@@ -138,10 +139,6 @@ def photo_label(step: Step) -> str:
 def weak_faces(steps: Iterable[Step]) -> list[tuple[str, str]]:
     """The (face, die) pairs of weak photos, each once, in the order given."""
     return list(dict.fromkeys((s.face, s.die) for s in steps))
-
-
-def _png(path: Path, frame: np.ndarray) -> None:
-    Image.fromarray(np.ascontiguousarray(frame[:, :, ::-1])).save(path, format="PNG")
 
 
 class EnrollSession:
