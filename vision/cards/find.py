@@ -378,7 +378,7 @@ def _large_holes(edges: np.ndarray, lo: float) -> list[np.ndarray]:
     for r in np.flatnonzero(inside & ((bw + 2) * (bh + 2) >= lo)):
         x0, y0 = max(0, int(x[r]) - 2), max(0, int(y[r]) - 2)
         box = labels[y0:int(y[r] + bh[r]) + 2, x0:int(x[r] + bw[r]) + 2]
-        others = cv2.compare(box, float(r), cv2.CMP_NE)   # 255 but for the region's pixels
+        others = cv2.compare(box, np.array([float(r)]), cv2.CMP_NE)   # 255 but for the region's pixels
         contours, hier = cv2.findContours(others, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE, offset=(x0, y0))
         if hier is not None:
             out += [contours[int(k)] for k in np.flatnonzero(hier[0][:, 3] >= 0)]
