@@ -13,9 +13,11 @@ written, the leave-one-out check).
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
+from pathlib import Path
 
-from farmbox.firmware.games.enroll.session import find_die
+from farmbox.firmware.games.enroll.session import find_die, write_samples
 from farmbox.vision.dice import DiceEnrollment, EnrollmentPlan
 from farmbox.vision.render.dice import Setup, render_background, render_enrollment_sample
 
@@ -23,8 +25,6 @@ from farmbox.vision.render.dice import Setup, render_background, render_enrollme
 def shots(kind: str, per_face: int) -> None:
     """A whole card or colour-dice enrollment through the box's session, timed."""
     import statistics
-    import tempfile
-    from pathlib import Path
 
     import numpy as np
 
@@ -128,6 +128,7 @@ def main() -> None:
     enrollment = DiceEnrollment(EnrollmentPlan(per_face=args.per_face))
     enrollment.set_background(background)
     times = []
+    photos = []
     n = 0
     while (step := enrollment.next_step()) is not None:
         n += 1
@@ -137,13 +138,18 @@ def main() -> None:
             raise SystemExit(f"no die found in photo {n} ({step.face} on the {step.die} die)")
         times.append(time.perf_counter() - t)
         enrollment.add_sample(step.face, frame)
+        photos.append((step.face, step.die, frame))
     t = time.perf_counter()
     model = enrollment.build_model()
     build = time.perf_counter() - t
+    with tempfile.TemporaryDirectory() as tmp:   # the photos, as the box keeps them
+        t = time.perf_counter()
+        write_samples(Path(tmp) / "SAMPLES", photos, background)
+        written = time.perf_counter() - t
     times.sort()
     h, w = background.shape[:2]
     print(f"{n} photos {w}x{h}: find the die {1000 * times[len(times) // 2]:.0f} ms median "
-          f"({1000 * times[0]:.0f}-{1000 * times[-1]:.0f}); learn {build:.1f} s; "
+          f"({1000 * times[0]:.0f}-{1000 * times[-1]:.0f}); learn {build:.1f} s; write the photos {written:.1f} s; "
           f"accept at score >= {model.min_score:.2f}, lead >= {model.min_margin:.2f}")
 
 
