@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -561,6 +562,17 @@ class Box:
         table = self.with_cards(cards, deck or []) if cards else None
         return self._sensor(self.radiance(dice, rng, table), rng)
 
+    def draw_as_rendered(self, rng: np.random.Generator) -> None:
+        """Take from ``rng`` what :meth:`render` takes (the light's, then the sensor's random
+        numbers, in that order) and render nothing: a throw left out of a set leaves the
+        others as they are (:func:`write_set`'s ``only``)."""
+        w, h = SIZE
+        rng.uniform(0.92, 1.08), rng.uniform(0.8, 1.2)                  # radiance: power, sky
+        rng.normal(0, 0.5, 3), rng.normal(0, self.lamp_size / 2, (6, 3))  # the lamp, its points
+        rng.uniform(0.93, 1.07, 3), rng.uniform(0.82, 1.18), rng.uniform(0.4, 1.1)  # _sensor
+        rng.standard_normal((h, w, 3), dtype=np.float32)
+        rng.uniform(0.003, 0.012), rng.integers(65, 96)
+
     def with_cards(self, cards: list[Card], deck: list[np.ndarray]) -> np.ndarray:
         """The table's albedo with the cards lying on it (flat: paper has no height to speak of)."""
         table = self.table.copy()
@@ -780,11 +792,12 @@ MOST_CARDS = 4
 
 
 def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, shots: int = 3,
-              progress: bool = True, cards: int = 0) -> dict[str, dict[str, str]]:
+              progress: bool = True, cards: int = 0, only: Collection[int] | None = None) -> dict[str, dict[str, str]]:
     """Render one set (one box) into ``folder``; returns its labels.  ``cards``: a deck of that
     many Fun Farm-like cards, 1-4 of them lying round every throw, and ``enroll-cards/`` with
     each card alone on the table (the same throws as without cards: the cards take their own
-    random numbers)."""
+    random numbers).  ``only``: the throws written (by number; all when None), each as in the
+    whole set, the others thrown and not rendered (labels and centres for those written)."""
     box = Box.from_seed(seed, style, kind)
     rng = np.random.default_rng([seed, 53])
     card_rng = np.random.default_rng([seed, 71])
@@ -835,6 +848,10 @@ def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, shots
         dice = box.throw(rng, tops, touching=bool(rng.random() < box.touching))
         name = f"throw-{i:04d}.jpg"
         laid = box.lay_cards(card_rng, dice, cards, MOST_CARDS) if cards else []
+        if only is not None and i not in only:
+            box.draw_as_rendered(rng)
+            tick()
+            continue
         cv2.imwrite(str(folder / "scenes" / name), box.render(dice, rng, laid, deck))
         labels[name] = tops
         note(f"scenes/{name}", dice)

@@ -127,7 +127,7 @@ def test_it_shares_no_code_with_the_readers_or_their_renderer():
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
-    assert imported <= {"__future__", "argparse", "json", "sys", "dataclasses", "pathlib", "cv2", "numpy"}
+    assert imported <= {"__future__", "argparse", "collections", "json", "sys", "dataclasses", "pathlib", "cv2", "numpy"}
 
 
 def test_cards_lie_round_the_same_throws_in_view_and_off_the_dice(tmp_path):
@@ -156,3 +156,20 @@ def test_cards_lie_round_the_same_throws_in_view_and_off_the_dice(tmp_path):
             assert all(c.gap(d.centre[0], d.centre[1]) >= 1.2 * box.edge for d in dice)
             q = box.project(c.corners())
             assert (q > 4).all() and (q[:, 0] < hold.SIZE[0] - 4).all() and (q[:, 1] < hold.SIZE[1] - 4).all()
+
+
+def test_a_throw_written_alone_is_the_throw_of_the_whole_set(rendered, tmp_path):
+    """``only``: the throws left out are thrown and not rendered, their random numbers taken
+    as rendering takes them, so a throw written alone is the whole set's, byte for byte (a
+    test reading one throw of a box renders that throw alone)."""
+    folder, labels, _ = rendered
+    style, kind, seed = folder.name.split("-")
+    alone = tmp_path / "alone"
+    got = hold.write_set(alone, int(seed), style, kind, SCENES, SHOTS, progress=False, only={1, SCENES - 1})
+    names = ["throw-0001.jpg", f"throw-{SCENES - 1:04d}.jpg"]
+    assert sorted(p.name for p in (alone / "scenes").iterdir()) == names
+    assert got == {n: labels[n] for n in names}
+    for n in names:
+        assert (alone / "scenes" / n).read_bytes() == (folder / "scenes" / n).read_bytes(), n
+    where = json.loads((alone / "centres.json").read_text())
+    assert sorted(k for k in where if k.startswith("scenes/")) == [f"scenes/{n}" for n in names]
