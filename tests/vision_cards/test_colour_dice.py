@@ -314,10 +314,8 @@ def test_a_mark_of_five_dots_is_read_as_its_colour(tmp_path, capsys):
 def _read_holdout_box(tmp_path, capsys, style, kind, seed, scenes, die=None):
     """(right, wrong, white dice not found) of a box of the independent colour-dice renderer,
     enrolled and read through the command line (right and wrong of ``die`` alone, if given)."""
-    from tests.bench_scripts import bench_script
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / f"{style}-{kind}-{seed}"
-    labels = hold.write_set(folder, seed, style, kind, scenes, 3, progress=False)
+    from tests.bench_scripts import colour_dice_box
+    folder, labels = colour_dice_box(tmp_path, seed, style, kind, scenes)
     model_path = tmp_path / f"{style}-{seed}.json"
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
     capsys.readouterr()
@@ -396,9 +394,8 @@ def test_a_black_frame_open_where_the_lamp_catches_it_still_gives_the_top_face(t
     lamp catches an edge, encloses nothing: its mark was looked for in the frame and its
     shadow alone, and 3 of the 18 enrollment shots of this box were lost (blue, orange, yellow
     each left with two).  Then the mark is looked for in the body's hull."""
-    from tests.bench_scripts import bench_script
-    folder = tmp_path / "painted-linen-6"
-    bench_script("holdout_colour_dice").write_set(folder, 6, "painted", "linen", 0, 3, progress=False)
+    from tests.bench_scripts import colour_dice_box
+    folder, _ = colour_dice_box(tmp_path, 6, "painted", "linen", 0)
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(tmp_path / "m.json")]) == 0
     out = capsys.readouterr().out
     assert "black die: 6 colours (blue, green, orange, purple, red, yellow), 18 samples" in out, out
@@ -417,10 +414,9 @@ def test_the_dots_of_a_mark_are_one_mark_when_the_largest_is_at_the_edge(tmp_pat
 def _touching_throws(tmp_path, capsys, style, kind, seed, throws):
     """Enroll a box of the independent renderer through the command line and read ``throws``
     throws of its two dice touching: (readings, the tops thrown)."""
-    from tests.bench_scripts import bench_script
+    from tests.bench_scripts import bench_script, colour_dice_box
     hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / f"{style}-{kind}-{seed}"
-    hold.write_set(folder, seed, style, kind, 0, 3, progress=False)
+    folder, _ = colour_dice_box(tmp_path, seed, style, kind, 0)
     model_path = tmp_path / f"{style}-{kind}-{seed}.json"
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
     box = hold.Box.from_seed(seed, style, kind)
@@ -428,7 +424,7 @@ def _touching_throws(tmp_path, capsys, style, kind, seed, throws):
     paths, truth = [], []
     for i in range(throws):
         tops = {body: hold.COLOURS[int(rng.integers(6))] for body in hold.DICE}
-        path = folder / f"touching-{i}.jpg"
+        path = tmp_path / f"touching-{i}.jpg"
         cv2.imwrite(str(path), box.render(box.throw(rng, tops, touching=True), rng))
         paths.append(str(path))
         truth.append(tops)
@@ -497,10 +493,9 @@ def test_a_card_beside_a_lone_die_gives_no_other_die(tmp_path, capsys):
     mark, and its art is drawn in dark outlines.  The white die is found by its mark only
     touching a black die that was read, on no part larger than two dice (the card's orange
     square was read as the white die by a step of this change that lacked those checks)."""
-    from tests.bench_scripts import bench_script
+    from tests.bench_scripts import bench_script, colour_dice_box
     hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / "painted-linen-6"
-    hold.write_set(folder, 6, "painted", "linen", 0, 3, progress=False)
+    folder, _ = colour_dice_box(tmp_path, 6, "painted", "linen", 0)
     model_path = tmp_path / "m.json"
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model_path)]) == 0
     box = hold.Box.from_seed(6, "painted", "linen")

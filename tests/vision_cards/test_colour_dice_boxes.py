@@ -20,20 +20,18 @@ import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
-from tests.bench_scripts import bench_script
+from tests.bench_scripts import colour_dice_box
 
 
 def _read_box(tmp_path, capsys, seed: int, style: str, kind: str, throws: int):
     """Render a box's set, enroll its dice and read its throws through the command line:
     (reading, truth, where the dice lie) per throw."""
-    hold = bench_script("holdout_colour_dice")
-    folder = tmp_path / f"{style}-{kind}-{seed}"
-    labels = hold.write_set(folder, seed, style, kind, throws, progress=False)
+    folder, labels = colour_dice_box(tmp_path, seed, style, kind, throws)
     where = json.loads((folder / "centres.json").read_text())
     model = tmp_path / "dice.json"
     assert main(["vision", "enroll", "colour-dice", str(folder / "enroll"), "--model", str(model)]) == 0
     capsys.readouterr()
-    scenes = sorted(str(p) for p in (folder / "scenes").iterdir())
+    scenes = [str(folder / "scenes" / name) for name in sorted(labels)]
     assert main(["vision", "read", "colour-dice", "--model", str(model), *scenes, "--json"]) == 0
     read = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert len(read) == throws
