@@ -379,15 +379,22 @@ def test_a_pair_of_sides_leaned_turns_about_their_middles_and_the_corners_follow
     assert np.allclose(turn(_leaned(q, 0.0, -7.0))[[1, 3]], turn(q)[[1, 3]] - 7.0, atol=1e-3)
 
 
-def _touching_on_wood(holdout, folder, tail: int, first: int, second: int):
-    """The deck (printed, on wood) enrolled from two photos of each card, and 12 tables of two
-    of its cards laid touching (the cards 2k + ``first`` and 2k + ``second`` of the deck):
-    (reader, [(pair, image, a, facing)]), ``a`` the first card's outline (corners in order) and
-    ``facing`` its side nearest the second card."""
+@pytest.fixture(scope="module")
+def printed_wood(holdout, tmp_path_factory):
+    """The deck printed, on the wood of the second renderer's box 22, enrolled from two photos
+    of each card: (deck, box, reader), for the tables of touching cards below."""
     deck = holdout.load_deck()
+    folder = tmp_path_factory.mktemp("printed-wood")
     holdout.write_set(folder, 22, "printed", "wood", tables=0, shots=2, progress=False, deck=deck)
-    reader = CardReader(enroll(folder / "enroll"))
-    box = holdout.Box.from_seed(22, "printed", "wood", deck)
+    return deck, holdout.Box.from_seed(22, "printed", "wood", deck), CardReader(enroll(folder / "enroll"))
+
+
+def _touching_on_wood(printed_wood, tail: int, first: int, second: int):
+    """12 tables of two cards of the :func:`printed_wood` deck laid touching (the cards
+    2k + ``first`` and 2k + ``second`` of the deck): (reader, [(pair, image, a, facing)]), ``a``
+    the first card's outline (corners in order) and ``facing`` its side nearest the second
+    card."""
+    deck, box, reader = printed_wood
     rng = np.random.default_rng([22, tail])
     tables = []
     for k in range(12):
@@ -400,7 +407,7 @@ def _touching_on_wood(holdout, folder, tail: int, first: int, second: int):
     return reader, tables
 
 
-def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(holdout, tmp_path):
+def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(printed_wood):
     """Two cards laid side by side, touching: the finder sometimes closes one outline round
     one card and part of the other (1.5-1.85 of a card on the second renderer's printed decks),
     read as no card, and the card it touches is not found.  Such an outline, far larger than
@@ -410,7 +417,7 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     from farmbox.vision.cards.read import CardReading
     from farmbox.vision.cards.table import TableFrame
 
-    reader, tables = _touching_on_wood(holdout, tmp_path, 71, 0, 7)
+    reader, tables = _touching_on_wood(printed_wood, 71, 0, 7)
     first = second = wrong = as_found = 0
     for pair, image, a, facing in tables:
         # card a's long side facing card b moved out over half of b
@@ -427,7 +434,7 @@ def test_an_outline_round_a_card_and_half_the_card_it_touches_is_read_as_both(ho
     assert as_found <= 2 and first >= 11 and second >= 10, (first, second, as_found)
 
 
-def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_parted(holdout, tmp_path):
+def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_parted(printed_wood):
     """Where white cards touch on pale tiles or wood, the finder may close an outline round a
     card and a strip of the next: 1.2-1.3 of a card, under the share at which any outline not
     read is looked at as two (`TWO`).  One that reads as no card of the deck at all (beyond the
@@ -436,7 +443,7 @@ def test_an_outline_round_a_card_and_a_strip_of_the_next_read_as_no_card_is_part
     from farmbox.vision.cards.read import TWO, TWO_UNKNOWN, CardReading
     from farmbox.vision.cards.table import TableFrame
 
-    reader, tables = _touching_on_wood(holdout, tmp_path, 72, 1, 8)
+    reader, tables = _touching_on_wood(printed_wood, 72, 1, 8)
     parted = read = wrong = near = 0
     for pair, image, a, facing in tables:
         outline = sides_moved(a, 0.3 * np.eye(4)[facing])
