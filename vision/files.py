@@ -135,6 +135,8 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     A missing file is an :class:`OSError`; an unreadable, oversized or odd-shaped one a
     :class:`VisionInputError`; both name the file.
     """
+    if Path(path).is_dir():
+        raise OSError(f"cannot read image {path}: a folder, not an image file")
     if not Path(path).is_file():
         raise OSError(f"cannot read image {path}: no such file")
     size = image_size(path)

@@ -51,6 +51,15 @@ def test_unreadable_image_is_exit_2(model_path, tmp_path, capsys):
     assert err == [f"farmbox vision: error: cannot read image {bad}: not an image"]
 
 
+def test_a_folder_given_as_an_image_is_exit_2_naming_it(model_path, tmp_path, capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(folder), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [f"farmbox vision: error: cannot read image {folder}: a folder, not an image file"]
+
+
 def test_bad_model_is_exit_2(tmp_path, capsys):
     model = tmp_path / "m.npz"
     model.write_text("not a model")
