@@ -44,8 +44,18 @@ def _handler(kind: str):
     return importlib.import_module(KINDS[kind])
 
 
+def model_target(path: Path) -> Path:
+    """``path``, where an enrolled model may be written: not a folder, in a folder that exists
+    (checked before the enrollment's work, not after it)."""
+    if path.is_dir():
+        raise CommandError(f"cannot write the model to {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise CommandError(f"cannot write the model to {path}: no folder {path.parent}")
+    return path
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
-    return _handler(args.kind).enroll(args.samples, args.model)
+    return _handler(args.kind).enroll(args.samples, model_target(args.model))
 
 
 def cmd_read(args: argparse.Namespace) -> int:

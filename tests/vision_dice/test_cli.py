@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import pytest
 
 from farmbox.firmware.cli import main
 from farmbox.vision.render.dice import render_scene
@@ -58,6 +59,19 @@ def test_a_folder_given_as_an_image_is_exit_2_naming_it(model_path, tmp_path, ca
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip().splitlines() == [f"farmbox vision: error: cannot read image {folder}: a folder, not an image file"]
+
+
+@pytest.mark.parametrize("kind", ["dice", "cards", "colour-dice"])
+def test_a_model_path_that_cannot_be_written_is_refused_before_enrolling(kind, tmp_path, capsys):
+    samples = tmp_path / "samples"
+    (samples / "rabbit").mkdir(parents=True)
+    for model, why in ((tmp_path / "no" / "such" / "m.npz", f"no folder {tmp_path / 'no' / 'such'}"),
+                       (samples, "it is a folder")):
+        assert main(["vision", "enroll", kind, str(samples), "--model", str(model)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.strip().splitlines() == [
+            f"farmbox vision: error: cannot write the model to {model}: {why}"]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["rabbit", "samples"]
 
 
 def test_bad_model_is_exit_2(tmp_path, capsys):
