@@ -187,6 +187,43 @@ def score_colour_dice(labels: dict, results: dict) -> tuple[Counter, Counter, Co
     return c, reasons, confusion, notes
 
 
+def _label_problem(kind: str, truth: object) -> str | None:
+    """What is wrong with one scene's ``truth`` for ``kind`` (None: nothing)."""
+    if kind == "cards":
+        ok = isinstance(truth, list) and all(isinstance(t, str) for t in truth)
+        return None if ok else "not a list of card ids"
+    if kind == "dice":
+        if isinstance(truth, dict):
+            truth = truth.get("faces", "?") if set(truth) <= {"faces", "reason"} else "?"
+        ok = truth is None or (isinstance(truth, list) and len(truth) == 2 and all(isinstance(t, str) for t in truth))
+        return None if ok else 'not [green_face, red_face], null or {"faces": null, "reason": ...}'
+    ok = isinstance(truth, dict) and bool(truth) and all(isinstance(k, str) and isinstance(v, str) for k, v in truth.items())
+    return None if ok else 'not {"white": colour, "black": colour}'
+
+
+def read_layout(kind: str, folder: Path) -> dict:
+    """``folder``'s labels (``labels.json``), checked against the layout the module tells:
+    a ``ValueError`` naming the first problem."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder")
+    for part in ("enroll", "scenes"):
+        if not (folder / part).is_dir():
+            raise ValueError(f"{folder}: no {part}/ folder")
+    try:
+        labels = json.loads((folder / "labels.json").read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{folder}: no labels.json") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{folder / 'labels.json'}: not readable JSON ({e})") from None
+    if not isinstance(labels, dict) or not labels:
+        raise ValueError(f"{folder / 'labels.json'}: not an object of scene name -> truth")
+    for name, truth in labels.items():
+        problem = _label_problem(kind, truth)
+        if problem:
+            raise ValueError(f"{folder / 'labels.json'}: {name}: {problem} for {kind}")
+    return labels
+
+
 def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "-"
 
@@ -199,7 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="keep the model file here")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    labels = json.loads((args.folder / "labels.json").read_text())
+    try:
+        labels = read_layout(args.kind, args.folder)
+    except ValueError as e:
+        print(f"bench_vision: {e}", file=sys.stderr)
+        return 2
     scenes = sorted(p for p in (args.folder / "scenes").iterdir()
                     if p.suffix.lower() in SUFFIXES and p.name in labels)
     missing = sorted(set(labels) - {p.name for p in scenes})

@@ -1,5 +1,6 @@
 """bench/bench_vision.py scores what the CLI printed against labels.json, for every kind."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,33 @@ def test_the_bench_runs_the_cli_on_a_real_photo_folder(capsys):
                        "--show", "0"]) == 0
     out = capsys.readouterr().out
     assert "cards 54: found 54 (100.0%)" in out and "ms per frame" in out
+
+
+@pytest.mark.parametrize("kind, make, problem", [
+    ("cards", None, "{d}: no such folder"),
+    ("cards", {}, "{d}: no labels.json"),
+    ("cards", "{bad", "{d}/labels.json: not readable JSON"),
+    ("cards", [], "{d}/labels.json: not an object of scene name -> truth"),
+    ("cards", {"a.jpg": "cow"}, "{d}/labels.json: a.jpg: not a list of card ids for cards"),
+    ("dice", {"a.jpg": ["rabbit"]}, "{d}/labels.json: a.jpg: not [green_face, red_face]"),
+    ("dice", {"a.jpg": {"face": None}}, "{d}/labels.json: a.jpg: not [green_face, red_face]"),
+    ("colour-dice", {"a.jpg": ["red", "blue"]}, '{d}/labels.json: a.jpg: not {{"white": colour'),
+])
+def test_a_folder_not_in_the_layout_is_one_line_and_exit_2(kind, make, problem, tmp_path, capsys):
+    d = tmp_path / "set"
+    if make is not None:
+        (d / "enroll").mkdir(parents=True)
+        (d / "scenes").mkdir()
+        if make != {}:
+            (d / "labels.json").write_text(make if isinstance(make, str) else json.dumps(make))
+    assert bench.main([kind, str(d)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith("bench_vision: " + problem.format(d=d)), err
+
+
+def test_the_layouts_own_folders_are_asked_for(tmp_path, capsys):
+    (tmp_path / "enroll").mkdir()
+    (tmp_path / "labels.json").write_text(json.dumps({"a.jpg": ["cow"]}))
+    assert bench.main(["cards", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"bench_vision: {tmp_path}: no scenes/ folder\n"
