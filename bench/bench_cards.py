@@ -17,7 +17,6 @@ empty-table shot, in two art styles, dice apart or touching.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -28,6 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 from farmbox.vision.cards import CardReader, enroll, find_cards
 from farmbox.vision.colour_dice import enroll as enroll_dice
@@ -149,15 +149,15 @@ def bench_dice(scenes: int, seed: int, table_kind: str | None = None, art: str =
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=50, help="card scenes per deck")
-    ap.add_argument("--dice-scenes", type=int, default=300)
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=at_least(0), default=50, help="card scenes per deck")
+    ap.add_argument("--dice-scenes", type=at_least(0), default=300)
     ap.add_argument("--seed", type=int, default=47_000_000, help="first held-out seed")
-    ap.add_argument("--overlap-scenes", type=int, default=0,
+    ap.add_argument("--overlap-scenes", type=at_least(0), default=0,
                     help="tables of 8 overlapping cards per deck (default 0: none)")
     ap.add_argument("--dice-set", action="append", choices=[d[0] for d in DICE_SETS],
                     help="colour-dice set(s) to run (default: all)")
-    ap.add_argument("--repeat", type=int, default=1, help="read each card frame N times, keep the fastest")
+    ap.add_argument("--repeat", type=at_least(1), default=1, help="read each card frame N times, keep the fastest")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     for deck in ("funfarm", "symbols") if args.scenes > 1 else ():

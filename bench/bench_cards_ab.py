@@ -16,7 +16,6 @@ per frame of each, and how many cards each read the same.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import subprocess
@@ -33,6 +32,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 from tqdm import tqdm
 
 from farmbox.vision.cards import CardReader, enroll, load_model, save_model
@@ -109,12 +109,12 @@ def compare(name: str, model_file: Path, images: list[np.ndarray], before, round
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path, help="enroll/ + scenes/ folders")
     ap.add_argument("--before", required=True, help="the earlier commit (any git revision)")
-    ap.add_argument("--rendered", type=int, default=0, help="our renderer's frames of 12 Fun Farm cards")
-    ap.add_argument("--frames", type=int, default=20, help="frames of each folder (default 20)")
-    ap.add_argument("--rounds", type=int, default=3, help="reads of each frame by each reader (default 3)")
+    ap.add_argument("--rendered", type=at_least(0), default=0, help="our renderer's frames of 12 Fun Farm cards")
+    ap.add_argument("--frames", type=at_least(1), default=20, help="frames of each folder (default 20)")
+    ap.add_argument("--rounds", type=at_least(1), default=3, help="reads of each frame by each reader (default 3)")
     args = ap.parse_args(argv)
     if not args.folders and not args.rendered:
         ap.error("give a folder or --rendered N")

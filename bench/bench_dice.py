@@ -19,7 +19,6 @@ listed with the reason given. Latency is one DiceReader.read of one frame, one O
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -31,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 from tqdm import tqdm
 
 from farmbox.vision.dice.enroll import enroll_folder
@@ -44,13 +44,13 @@ ODD = ("hidden", "tilted", "motion", "out of view")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=600, help="readable scenes (default 600)")
-    ap.add_argument("--setups", type=int, default=6, help="mounted setups (default 6)")
-    ap.add_argument("--odd", type=int, default=60,
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=at_least(1), default=600, help="readable scenes (default 600)")
+    ap.add_argument("--setups", type=at_least(1), default=6, help="mounted setups (default 6)")
+    ap.add_argument("--odd", type=at_least(0), default=60,
                     help="extra unreadable scenes (hidden, tilted, motion, out of view) (default 60)")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
-    ap.add_argument("--per-face", type=int, default=3)
+    ap.add_argument("--per-face", type=at_least(1), default=3)
     ap.add_argument("--art", default="badge", choices=ARTS, help="dice art style (default badge)")
     ap.add_argument("--show-errors", action="store_true")
     args = ap.parse_args(argv)

@@ -26,7 +26,6 @@ OpenCV and BLAS limited to one thread.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
@@ -42,6 +41,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 from farmbox.firmware.cli import main as farmbox
 
@@ -229,10 +229,10 @@ def pct(a: int, b: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("kind", choices=("cards", "dice", "colour-dice"))
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--show", type=int, default=15, help="notes and confusions to print (default 15)")
+    ap.add_argument("--show", type=at_least(0), default=15, help="notes and confusions to print (default 15)")
     ap.add_argument("--model", type=Path, default=None, help="keep the model file here")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)

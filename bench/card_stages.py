@@ -17,7 +17,6 @@ enrolls it (our renderer's Fun Farm deck and its held-out frames of 12 cards for
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -30,6 +29,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_cards_ab import enrolled, frames_of, refuse
@@ -101,10 +101,10 @@ def report(name: str, model_file: Path, images: list[np.ndarray]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path, help="enroll/ + scenes/ folders")
-    ap.add_argument("--rendered", type=int, default=0, help="our renderer's frames of 12 Fun Farm cards")
-    ap.add_argument("--frames", type=int, default=20, help="frames of each folder (default 20)")
+    ap.add_argument("--rendered", type=at_least(0), default=0, help="our renderer's frames of 12 Fun Farm cards")
+    ap.add_argument("--frames", type=at_least(1), default=20, help="frames of each folder (default 20)")
     args = ap.parse_args(argv)
     if not args.folders and not args.rendered:
         ap.error("give a folder or --rendered N")

@@ -35,7 +35,6 @@ and the share of the card under strong glare.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tomllib
@@ -44,6 +43,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 SIZE = (960, 720)
 ROOT = Path(__file__).resolve().parents[1]
@@ -764,12 +764,12 @@ SETS = [("flat", "wood"), ("printed", "cloth"), ("flat", "felt"), ("printed", "t
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = Parser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--sets", type=int, default=3)
+    parser.add_argument("--sets", type=at_least(1), default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tables", type=int, default=120)
-    parser.add_argument("--shots", type=int, default=2, help="enrollment shots per card")
+    parser.add_argument("--tables", type=at_least(0), default=120)
+    parser.add_argument("--shots", type=at_least(1), default=2, help="enrollment shots per card")
     parser.add_argument("--style", choices=STYLES, help="every set in this art style")
     parser.add_argument("--table", choices=sorted(TABLES), help="every set on this kind of table")
     args = parser.parse_args()

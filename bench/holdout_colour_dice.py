@@ -48,7 +48,6 @@ enrolls the deck too and reads the dice with ``--cards``, as the box does in Fun
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Collection
@@ -57,6 +56,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 SIZE = (960, 720)
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
@@ -870,13 +870,13 @@ SETS = [("disc", "wood"), ("painted", "felt"), ("square", "linen"), ("pips", "ti
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = Parser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--sets", type=int, default=3)
-    parser.add_argument("--scenes", type=int, default=120)
+    parser.add_argument("--sets", type=at_least(1), default=3)
+    parser.add_argument("--scenes", type=at_least(1), default=120)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--shots", type=int, default=3, help="enrollment shots per colour and die")
-    parser.add_argument("--cards", type=int, default=0,
+    parser.add_argument("--shots", type=at_least(1), default=3, help="enrollment shots per colour and die")
+    parser.add_argument("--cards", type=at_least(0), default=0,
                         help="a deck of this many Fun Farm-like cards, 1-4 lying round each throw")
     args = parser.parse_args()
     for k in range(args.sets):

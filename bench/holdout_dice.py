@@ -20,7 +20,6 @@ or a refusal with its reason for a die partly out of the frame).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from counts import Parser, at_least
 
 PHI = (1 + 5 ** 0.5) / 2
 #: The faces of each die (the game's dice: Granna's Super Farmer).
@@ -585,11 +585,11 @@ SETS = [("stamp", "wood"), ("painted", "cloth"), ("stamp", "felt"), ("painted", 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--sets", type=int, default=3)
-    parser.add_argument("--scenes", type=int, default=120)
-    parser.add_argument("--odd", type=int, default=12, help="scenes with a die partly out of view")
+    parser.add_argument("--sets", type=at_least(1), default=3)
+    parser.add_argument("--scenes", type=at_least(1), default=120)
+    parser.add_argument("--odd", type=at_least(0), default=12, help="scenes with a die partly out of view")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for k in range(args.sets):

@@ -23,7 +23,6 @@ drawn from ranges a real camera and room give.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
@@ -31,6 +30,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from counts import Parser
 from tqdm import tqdm
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
@@ -94,7 +94,7 @@ def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarra
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", type=Path, help="a set: enroll/, scenes/, labels.json")
     ap.add_argument("out", type=Path)
     ap.add_argument("--camera", choices=CAMERAS, default="webcam")

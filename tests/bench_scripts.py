@@ -11,9 +11,12 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def bench_script(name: str) -> ModuleType:
-    """``bench/<name>.py`` imported once under ``name``."""
+    """``bench/<name>.py`` imported once under ``name`` (with ``bench/`` on the import path,
+    as when it is run: the scripts share ``bench/counts.py``)."""
     if name in sys.modules:
         return sys.modules[name]
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
