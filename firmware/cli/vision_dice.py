@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from farmbox.vision.dice.enroll import EXPOSURES, enroll_folder, load_image
 from farmbox.vision.dice.model import DiceModel
-from farmbox.vision.dice.reader import DiceReader
+from farmbox.vision.dice.reader import DiceReader, DiceReading
 
 
 def enroll(samples: Path, model: Path) -> int:
@@ -37,9 +37,15 @@ def read(model: Path, images: list[Path], as_json: bool) -> int:
         reading = reader.read(load_image(path))
         if as_json:
             print(json.dumps({"image": str(path), **reading.as_dict()}), flush=True)
-        elif reading.faces:
-            print(f"{path}: {reading.faces[0]},{reading.faces[1]} "
-                  f"(confidence {reading.confidence:.2f})", flush=True)
         else:
-            print(f"{path}: unsure: {reading.reason} (confidence {reading.confidence:.2f})", flush=True)
+            print(text_line(path, reading), flush=True)
     return 0
+
+
+def text_line(path: Path, reading: DiceReading) -> str:
+    """The plain-text line of one image: its faces, or ``unsure`` and why (the reason itself
+    when it is more than "unsure")."""
+    if reading.faces:
+        return f"{path}: {reading.faces[0]},{reading.faces[1]} (confidence {reading.confidence:.2f})"
+    why = "" if reading.reason == "unsure" else f": {reading.reason}"
+    return f"{path}: unsure{why} (confidence {reading.confidence:.2f})"

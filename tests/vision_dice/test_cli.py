@@ -89,3 +89,17 @@ def test_enroll_bad_folder_is_exit_2_and_writes_nothing(tmp_path, capsys):
     assert main(["vision", "enroll", "dice", str(tmp_path / "none"), "--model", str(model)]) == 2
     assert "samples folder" in capsys.readouterr().err
     assert not model.exists()
+
+
+@pytest.mark.parametrize("faces, reason, line", [
+    (("rabbit", "fox"), "", "a.jpg: rabbit,fox (confidence 0.91)"),
+    (None, "unsure", "a.jpg: unsure (confidence 0.91)"),
+    (None, "die out of view", "a.jpg: unsure: die out of view (confidence 0.91)"),
+])
+def test_the_plain_text_line_names_the_reason_once(faces, reason, line):
+    from pathlib import Path
+
+    from farmbox.firmware.cli.vision_dice import text_line
+    from farmbox.vision.dice.reader import DiceReading
+
+    assert text_line(Path("a.jpg"), DiceReading(faces, 0.912, reason)) == line

@@ -170,8 +170,8 @@ class DiceModel:
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise ModelError(f"dice model {path} is corrupt ({type(exc).__name__})") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+            raise ModelError(f"{path}: not a dice model (corrupt or another kind of file)") from None
         if arrays.get("kind") is None or arrays["kind"].dtype.kind != "U" or str(arrays["kind"]) != KIND:
             raise ModelError(f"{path} is not a dice model")
         v = arrays.get("version")
