@@ -108,8 +108,6 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.folders and not args.rendered:
         ap.error("give a folder or --rendered N")
-    if args.frames < 1 or args.rendered < 0:
-        refuse("--frames must be 1 or more, --rendered 0 or more")
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
         if args.rendered:
