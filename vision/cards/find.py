@@ -960,12 +960,32 @@ def _split_touching(blobs: list[np.ndarray], kept: list[np.ndarray], fits: Calla
         if any(cv2.pointPolygonTest(region, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in out):
             continue
         pts = region.reshape(-1, 2).astype(np.float32)
+        if not _room_for_a_pair(pts, short, long_):
+            continue
         # the cards' turn (modulo a right angle) along the outline
         halves = _best_cut(pts, _turn_of(pts), short, long_, fits, gx, gy, card_area, card_ratio)
         if halves:
             out.extend(halves)
             gone.update(inside)   # a quad taking in both cards, if one was found
     return [k for i, k in enumerate(kept) if i not in gone] + out
+
+
+#: A region holding two cards side by side is at least this share of a card's short side wide
+#: (a region holding a rectangle is as wide as it; one of :func:`_pair_regions`' size, 1.6 cards
+#: or more, holds no card much smaller than the frame's), and reaches at most this many of a
+#: card's diagonals (two cards' diagonals end to end, each card at most 1.3 of the frame's in
+#: area, 1.14 across).  A stripe of a striped table cut short by the cards on it is a region of
+#: two cards' area, half a card wide and four or five long: the cuts tried across it (8 ms of
+#: work a region) never part it into cards.
+PAIR_WIDTH = 0.8
+PAIR_REACH = 2.5
+
+
+def _room_for_a_pair(pts: np.ndarray, short: float, long_: float) -> bool:
+    """Whether the region whose outline is ``pts`` (N x 2) has the width and reach of two
+    cards ``short`` x ``long_`` touching (:data:`PAIR_WIDTH`, :data:`PAIR_REACH`)."""
+    _, (a, b), _ = cv2.minAreaRect(pts)
+    return min(a, b) >= PAIR_WIDTH * short and max(a, b) <= PAIR_REACH * math.hypot(short, long_)
 
 
 def _best_cut(pts: np.ndarray, theta: float, short: float, long_: float, fits: Callable[..., bool],
