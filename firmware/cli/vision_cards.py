@@ -20,16 +20,20 @@ def enroll(samples: Path, model: Path) -> int:
     # steps an image: its card found, checked against the empty table, learned from
     total = STEPS_PER_SHOT * sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
     left_out: list[str] = []
+    washed_out: list[str] = []
     with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
-        m = learn(samples, progress=bar, left_out=left_out)
+        m = learn(samples, progress=bar, left_out=left_out, washed_out=washed_out)
     for name in left_out:
         print(f"left out {name}: no whole card found on the table in it (shoot it again with the card "
               f"wholly in view, away from the table's pattern)", file=sys.stderr)
     save_model(m, model)
     print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "
           f"unknown beyond distance {m.max_distance:.2f}, unsure below lead {m.min_lead:.2f}")
+    if washed_out:
+        print(f"washed out in every photo (the lamp's reflection or too much light; shoot again away "
+              f"from the glare): {', '.join(washed_out)}")
     if m.weak:
-        print(f"weak in the leave-one-out check (shoot again): {', '.join(m.weak)}")
+        print(f"weak in the enrollment's own check (shoot again): {', '.join(m.weak)}")
     print(f"model written to {model}")
     return 0
 

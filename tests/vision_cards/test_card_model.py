@@ -197,3 +197,39 @@ def test_a_model_keeps_its_empty_table(model_file, tmp_path):
     p = _rewrite(model_file, tmp_path / "bad.npz", {"card_share": 0.0}, {"table": table})
     with pytest.raises(ModelError, match="'table'"):
         load_model(p)
+
+
+def _washed(face: np.ndarray, veil: float) -> np.ndarray:
+    """``face`` under a lamp's reflection: ``veil`` of white light added in linear light, clipped
+    at white as a camera clips it."""
+    linear = (face.astype(np.float32) / 255.0) ** 2.2 + veil
+    return (np.clip(linear, 0, 1) ** (1 / 2.2) * 255).round().astype(np.uint8)
+
+
+def test_a_card_washed_out_in_every_photo_is_named_weak(tmp_path, capsys):
+    """Both photos of a card washed nearly white by the lamp's reflection agree with each other,
+    so the leave-one-out check passes them; the card's colours are not in the model and it is
+    named weak, on the command line with the reason.  A card washed out in one photo of its two
+    (the other holds its colours), or under a faint veil in both, is not."""
+    from farmbox.vision.cards import enroll_shots
+    from farmbox.vision.render.cards import SYMBOLS, card_face
+    ids = sorted(SYMBOLS)
+    rng = np.random.default_rng(3)
+    veils = {ids[2]: (0.9, 0.9), ids[5]: (0.0, 0.9), ids[7]: (0.15, 0.15)}
+    shots = []
+    for cid in ids:
+        for k in range(2):
+            face = np.clip(card_face("symbols", cid).astype(np.float32) * rng.uniform(0.8, 0.95, 3), 0, 255)
+            shots.append((cid, _washed(face.astype(np.uint8), veils.get(cid, (0.0, 0.0))[k])))
+    _, check = enroll_shots(shots, jitter=3)
+    assert check.washed_out == (ids[2],)
+    assert ids[2] in check.weak
+    samples = tmp_path / "samples"
+    for n, (cid, img) in enumerate(shots):
+        (samples / cid).mkdir(parents=True, exist_ok=True)
+        assert cv2.imwrite(str(samples / cid / f"{n}.png"), img)
+    assert main(["vision", "enroll", "cards", str(samples), "--model", str(tmp_path / "m.npz")]) == 0
+    out = capsys.readouterr().out
+    assert f"washed out in every photo (the lamp's reflection or too much light; shoot again away from the glare): {ids[2]}\n" in out
+    weak_line = next(line for line in out.splitlines() if line.startswith("weak in"))
+    assert ids[2] in weak_line.split(": ", 1)[1].split(", ")

@@ -35,7 +35,17 @@ from .find import (
     square_enough,
 )
 from .layout import aligned_to_the_deck
-from .learn import ShotCheck, augmented, card_distances, feature_size, features, fit, leave_one_out
+from .learn import (
+    WASHED_OUT,
+    ShotCheck,
+    augmented,
+    card_distances,
+    feature_size,
+    features,
+    fit,
+    leave_one_out,
+    washed_share,
+)
 from .model import CardModel
 from .rectify import rectify_to
 from .table import (
@@ -1071,13 +1081,16 @@ class EnrollmentCheck:
     #: The shots left out (indices into those given): photos on the table in which no card
     #: was found, of cards that have other photos.
     left_out: tuple[int, ...] = ()
+    #: The cards whose every photo is washed out (:data:`.learn.WASHED_OUT`).
+    washed_out: tuple[str, ...] = ()
 
     @property
     def weak(self) -> list[str]:
         """Cards with a shot read wrong or unsure from the other shots, or with one shot only
-        (nothing to check it against): shoot them again."""
+        (nothing to check it against), or washed out in every photo: shoot them again."""
         return sorted({s.card for s in self.shots
-                       if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead})
+                       if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead}
+                      | set(self.washed_out))
 
 
 def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
@@ -1138,9 +1151,18 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                       card_share=_card_share(found, shares))
     if model.card_share and table is not None:
         model.table = table
-    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)))
+    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, size))
     model.weak = check.weak
     return model, check
+
+
+def _washed_out(found: list[tuple[str, np.ndarray, np.ndarray]], size: tuple[int, int]) -> tuple[str, ...]:
+    """The cards of ``found`` (label, photo, corners) whose every photo is washed out over more
+    than :data:`.learn.WASHED_OUT` of the card (:func:`.learn.washed_share`)."""
+    least: dict[str, float] = {}
+    for label, img, corners in found:
+        least[label] = min(least.get(label, 1.0), washed_share(rectify_to(img, corners, size)))
+    return tuple(sorted(card for card, share in least.items() if share > WASHED_OUT))
 
 
 def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, np.ndarray], cards: list[str],
@@ -1590,14 +1612,15 @@ TABLE_FILES = ("background", "table")
 
 def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None,
-           left_out: list[str] | None = None) -> CardModel:
+           left_out: list[str] | None = None, washed_out: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
     alone on the table per image), and ``samples/table/*`` or ``samples/background.jpg|png``,
     photos of the empty table through the same camera, when there are any.  ``progress`` is a tqdm-like bar of
     :data:`STEPS_PER_SHOT` times the images (updated once per image's card found, once per
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
-    photos left out (on the table, no card found in them)."""
+    photos left out (on the table, no card found in them), ``washed_out`` the cards washed out in
+    every photo (:data:`.learn.WASHED_OUT`; weak as well)."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
@@ -1631,6 +1654,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     model, check = enroll_shots(shots, step, jitter, seed, tables or None)
     if left_out is not None:
         left_out.extend(str(paths[i]) for i in check.left_out)
+    if washed_out is not None:
+        washed_out.extend(check.washed_out)
     return model
 
 
