@@ -70,17 +70,21 @@ HUE_SATURATION = 0.2
 #: floor at 0.4 instead: the pale tiles' set lost 20 (docs/card-vision.md, "The hue of the
 #: details").
 DETAIL = 0.1
-#: A pixel of a photo is washed out where a channel reaches this (of 255): the lamp's reflection
-#: on a glossy card, or too long an exposure, clipped it and took its colour.
+#: A photo of a card is washed out by the lamp's reflection on the glossy card (or a veil of
+#: light) when over :data:`WASHED_OUT` of its face is clipped (a channel at :data:`WASHED_LEVEL`
+#: or more, of 255) and its darkest ink (the 1st percentile of each pixel's weakest channel) is
+#: lifted past :data:`WASHED_INK` of white.  A card whose every enrollment photo is washed out is
+#: named weak (shoot it again away from the glare): its colours are not in the model, and the
+#: leave-one-out check cannot see it (its photos agree with each other).  Clipping alone is no
+#: sign: a camera exposing for a dark table clips a white card's paper and leaves its ink crisp
+#: (the colour-dice renderer's cards on wood: two thirds clipped, ink at 0.11-0.14).  On the
+#: twelve fresh second-renderer sets of 2026-12-06 (seeds 141-152): 3 of their 288 cards, two of
+#: which carry 32 of the sets' 75 misses (a sheep whose both photos were 83% clipped with its ink
+#: at 0.58 and 0.62: 29 misses, 5 of them read as its twin); the real photos (`set-cards-dev`)
+#: have no clipped pixel in 10,000.
 WASHED_LEVEL = 250
-#: A card whose every enrollment photo is washed out over more than this share of its face is
-#: named weak (shoot it again away from the lamp's reflection): its colours are not in the
-#: model, and the leave-one-out check cannot see it (its photos agree with each other).  On the
-#: twelve fresh second-renderer sets of 2026-12-06 (seeds 141-152) 8 of their 288 cards, two of
-#: which carry 32 of the sets' 75 misses (a sheep whose both photos were 83% washed out: 29
-#: misses, 5 of them read as its twin); on the real photos (`set-cards-dev`) no photo has a
-#: washed-out pixel in 10,000.
 WASHED_OUT = 0.5
+WASHED_INK = 0.35
 #: Ridge added to the within-class scatter (share of its mean variance).
 REG = 0.01
 #: The most of the paper's light a card's darkest ink reflects (printed cards without glare
@@ -273,13 +277,16 @@ def _fill(ink: np.ndarray) -> np.ndarray:
     return counts / ink.size
 
 
-def washed_share(card: np.ndarray) -> float:
-    """The share of a rectified card's face (BGR uint8; its edge trimmed as :func:`features`
-    trims it) washed out: a channel at :data:`WASHED_LEVEL` or more."""
+def washed(card: np.ndarray) -> bool:
+    """Whether a rectified card (BGR uint8; its edge trimmed as :func:`features` trims it) is
+    washed out by a reflection (:data:`WASHED_OUT`, :data:`WASHED_INK`)."""
     h, w = card.shape[:2]
     dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
     face = card[dy:h - dy, dx:w - dx]
-    return float(np.count_nonzero(_channel_max(face) >= WASHED_LEVEL)) / max(face.shape[0] * face.shape[1], 1)
+    clipped_share = float(np.count_nonzero(_channel_max(face) >= WASHED_LEVEL)) / max(face.shape[0] * face.shape[1], 1)
+    if clipped_share <= WASHED_OUT:
+        return False
+    return float(np.percentile(_channel_min(face), 1)) > WASHED_INK * 255
 
 
 def features(card: np.ndarray) -> np.ndarray:

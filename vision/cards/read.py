@@ -36,7 +36,6 @@ from .find import (
 )
 from .layout import aligned_to_the_deck
 from .learn import (
-    WASHED_OUT,
     ShotCheck,
     augmented,
     card_distances,
@@ -44,7 +43,7 @@ from .learn import (
     features,
     fit,
     leave_one_out,
-    washed_share,
+    washed,
 )
 from .model import CardModel
 from .rectify import rectify_to
@@ -1081,7 +1080,7 @@ class EnrollmentCheck:
     #: The shots left out (indices into those given): photos on the table in which no card
     #: was found, of cards that have other photos.
     left_out: tuple[int, ...] = ()
-    #: The cards whose every photo is washed out (:data:`.learn.WASHED_OUT`).
+    #: The cards whose every photo is washed out by a reflection (:func:`.learn.washed`).
     washed_out: tuple[str, ...] = ()
 
     @property
@@ -1157,12 +1156,12 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
 
 
 def _washed_out(found: list[tuple[str, np.ndarray, np.ndarray]], size: tuple[int, int]) -> tuple[str, ...]:
-    """The cards of ``found`` (label, photo, corners) whose every photo is washed out over more
-    than :data:`.learn.WASHED_OUT` of the card (:func:`.learn.washed_share`)."""
-    least: dict[str, float] = {}
+    """The cards of ``found`` (label, photo, corners) whose every photo is washed out by a
+    reflection (:func:`.learn.washed`)."""
+    every: dict[str, bool] = {}
     for label, img, corners in found:
-        least[label] = min(least.get(label, 1.0), washed_share(rectify_to(img, corners, size)))
-    return tuple(sorted(card for card, share in least.items() if share > WASHED_OUT))
+        every[label] = every.get(label, True) and washed(rectify_to(img, corners, size))
+    return tuple(sorted(card for card, all_washed in every.items() if all_washed))
 
 
 def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, np.ndarray], cards: list[str],
@@ -1620,7 +1619,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
     photos left out (on the table, no card found in them), ``washed_out`` the cards washed out in
-    every photo (:data:`.learn.WASHED_OUT`; weak as well)."""
+    every photo (:func:`.learn.washed`; weak as well)."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
