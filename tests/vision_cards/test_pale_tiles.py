@@ -34,3 +34,46 @@ def test_outlines_of_four_cards_size_are_no_cards_however_many_there_are(count):
     # the same rings at a card's own size are cards
     found = find_cards(image, FindOptions(ratio=w / h, card_share=w * h / (720 * 960)))
     assert len(found) == count
+
+
+def _work_gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The finder's gradients of ``image`` (already at its work width)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    return cv2.spatialGradient(gray)
+
+
+def _outline(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
+
+
+def test_a_pair_of_cards_has_their_width_reach_and_art_and_a_stripe_or_a_tile_has_not():
+    """Regions the size of two cards that no card explains are cut across in search of two
+    cards touching (8 ms a region).  A stripe of a striped cloth cut short by cards (half a card
+    wide, four long) has no room for two cards; a pale tile ringed by grout has no art inside."""
+    from farmbox.vision.cards.find import _holds_art, _room_for_a_pair
+    short, long_ = 60.0, 86.0
+    table = np.full((480, 640, 3), 120, np.uint8)
+    pair = table.copy()
+    for x0 in (100, 100 + int(short)):       # two cards side by side, each with its art
+        cv2.rectangle(pair, (x0, 100), (x0 + int(short) - 1, 100 + int(long_)), (235, 235, 235), -1)
+        cv2.circle(pair, (x0 + int(short) // 2, 140), 14, (40, 90, 160), -1)
+        cv2.line(pair, (x0 + 10, 170), (x0 + int(short) - 10, 175), (30, 30, 30), 2)
+    mask = (cv2.cvtColor(pair, cv2.COLOR_BGR2GRAY) > 160).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((31, 31), np.uint8))   # the bright region
+    pts = _outline(mask)
+    assert _room_for_a_pair(pts, short, long_) and _holds_art(pts, *_work_gradients(pair))
+    # a stripe two cards' area: half a card wide, four cards long
+    stripe = np.zeros((480, 640), np.uint8)
+    cv2.rectangle(stripe, (50, 200), (50 + 4 * int(long_), 200 + int(short) // 2), (1,), -1)
+    assert not _room_for_a_pair(_outline(stripe), short, long_)
+    # a plain pale tile of two cards' size ringed by grout: room for two, no art
+    tile = np.full((480, 640, 3), 215, np.uint8)
+    cv2.rectangle(tile, (300, 100), (300 + 2 * int(short), 100 + int(long_)), (90, 90, 90), 3)
+    inner = np.zeros((480, 640), np.uint8)
+    cv2.rectangle(inner, (303, 103), (297 + 2 * int(short), 97 + int(long_)), (1,), -1)
+    pts = _outline(inner)
+    assert _room_for_a_pair(pts, short, long_) and not _holds_art(pts, *_work_gradients(tile))
+    # the same tile with a card's art on it
+    cv2.circle(tile, (340, 140), 14, (40, 90, 160), -1)
+    assert _holds_art(pts, *_work_gradients(tile))
