@@ -78,10 +78,10 @@ DETAIL = 0.1
 #: leave-one-out check cannot see it (its photos agree with each other).  Clipping alone is no
 #: sign: a camera exposing for a dark table clips a white card's paper and leaves its ink crisp
 #: (the colour-dice renderer's cards on wood: two thirds clipped, ink at 0.11-0.14).  On the
-#: twelve fresh second-renderer sets of 2026-12-06 (seeds 141-152): 3 of their 288 cards, two of
-#: which carry 32 of the sets' 75 misses (a sheep whose both photos were 83% clipped with its ink
-#: at 0.58 and 0.62: 29 misses, 5 of them read as its twin); the real photos (`set-cards-dev`)
-#: have no clipped pixel in 10,000.
+#: twelve fresh second-renderer sets of 2026-12-06 (seeds 141-152): 2 of their 288 cards, which
+#: carry 32 of the sets' 75 misses (a sheep whose both photos were 83% clipped with its ink at
+#: 0.58 and 0.62: 29 misses, 5 of them read as its twin); the real photos (`set-cards-dev`) have
+#: no clipped pixel in 10,000.
 WASHED_LEVEL = 250
 WASHED_OUT = 0.5
 WASHED_INK = 0.35

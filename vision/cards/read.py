@@ -500,8 +500,9 @@ class CardReader:
                      mask: np.ndarray | None) -> CardReading | None:
         """The card read as ``card``'s size (an area, frame pixels) at a corner of ``q``, its
         sides along the outline's and fitted to the deck (the nearest :data:`CORNER_FITS`); None
-        when none reads as near its card as the enrollment's made-up copies come.  ``mask``: what differs from the empty table
-        (None: not known); a card's size there must differ from it."""
+        when none reads as near its card as the enrollment's made-up copies come.  ``mask``:
+        what differs from the empty table (None: not known); a card's size there must differ
+        from it."""
         e = np.sqrt(((q[[1, 2, 3, 0]] - q) ** 2).sum(axis=1))
         across, along = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2      # sides 0, 2 and sides 1, 3
         long_side = float(np.sqrt(card / self.model.ratio))
