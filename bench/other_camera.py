@@ -15,6 +15,15 @@ reader must not depend on either.  This copies ``enroll/`` unchanged and writes 
 * ``tilt``: the camera leaning 8-15 degrees (a perspective warp), otherwise as ``webcam``;
 * ``haze``: a lamp's reflection or a hazy lens veiling the frame: 15-35% of white light added
   everywhere (blacks lifted, colours paled), otherwise as ``webcam``.
+* ``phone``: a phone's own processing: daylight LEDs (a cool cast), shadows lifted by local
+  tone mapping, colours made 20-45% more saturated, strong sharpening (halos round every
+  edge), smoothing noise reduction, JPEG 88-95;
+* ``focus``: the camera focused on the wrong plane: a disc blur 1.5-3.5 pixels across at
+  1280, otherwise as ``webcam``;
+* ``flicker``: mains LEDs under a rolling shutter: bands of brighter and darker rows (5-15%),
+  a green or magenta tint, otherwise as ``webcam``;
+* ``shadow``: a player leaning over the table: a shadow 35-60% deep over part of the frame,
+  its edge hard or soft, otherwise as ``webcam``.
 
 ``labels.json`` is copied (the cards do not change), so ``bench/bench_vision.py cards OUT``
 gives the figures under that camera.  Nothing here is tuned to the reader: the changes are
@@ -34,7 +43,7 @@ from counts import Parser
 from tqdm import tqdm
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-CAMERAS = ("webcam", "small", "dim", "tilt", "haze")
+CAMERAS = ("webcam", "small", "dim", "tilt", "haze", "phone", "focus", "flicker", "shadow")
 
 
 def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -58,11 +67,24 @@ def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpPerspective(img, fit @ hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
+def _phone(lin: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone's processing of a frame (linear light): noise smoothed, shadows lifted by a
+    local tone curve, colours pushed away from grey, edges sharpened with halos."""
+    lin = cv2.bilateralFilter(np.clip(lin, 0, 1).astype(np.float32), 5, 0.05, 3)
+    lum = lin.mean(axis=2)
+    local = cv2.GaussianBlur(lum, (0, 0), 0.05 * max(lum.shape))
+    lin = lin * (np.clip(local, 0.02, 1) ** -rng.uniform(0.15, 0.35))[..., None] * rng.uniform(0.7, 0.85)
+    grey = lin.mean(axis=2, keepdims=True)
+    lin = grey + (lin - grey) * rng.uniform(1.2, 1.45)
+    blurred = cv2.GaussianBlur(lin, (0, 0), rng.uniform(1.5, 2.5))
+    return lin + (lin - blurred) * rng.uniform(0.8, 1.5)
+
+
 def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarray:
     """``img`` (BGR) as ``camera`` would give it."""
     if camera == "tilt":
         img = _tilted(img, rng)
-    long_side = 640 if camera == "small" else 1280
+    long_side = {"small": 640, "phone": 1600}.get(camera, 1280)
     h, w = img.shape[:2]
     scale = min(1.0, long_side / max(h, w))
     if scale < 1.0:
@@ -72,22 +94,45 @@ def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarra
     if camera == "dim":
         cast = rng.uniform(0.6, 1.4, 3)
         exposure = rng.uniform(0.35, 0.55)
+    elif camera == "phone":
+        cool = rng.uniform(0.0, 0.15)  # daylight LEDs: blue up, red down
+        cast = np.array([1 + 0.6 * cool, 1.0, 1 - cool]) * rng.uniform(0.95, 1.05, 3)
+        exposure = rng.uniform(0.8, 1.2)
     else:
         warm = rng.uniform(0.1, 0.35)  # tungsten: red up, blue down (BGR order)
         cast = np.array([1 - warm, 1.0, 1 + 0.6 * warm]) * rng.uniform(0.93, 1.07, 3)
         exposure = rng.uniform(0.7, 1.35)
+    if camera == "flicker":
+        tint = rng.uniform(-0.12, 0.12)  # green (+) or magenta (-)
+        cast = cast * np.array([1 - tint / 2, 1 + tint, 1 - tint / 2])
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
-    vignette = 1 - rng.uniform(0.15, 0.4) * r2
-    lin = lin * (cast * exposure)[None, None, :] * vignette[..., None]
+    light = 1 - rng.uniform(0.15, 0.4) * r2
+    if camera == "flicker":
+        period = rng.uniform(0.05, 0.25) * h
+        light = light * (1 + rng.uniform(0.05, 0.15) * np.sin(2 * np.pi * yy / period + rng.uniform(0, 2 * np.pi)))
+    if camera == "shadow":
+        angle = rng.uniform(0, 2 * np.pi)
+        side = ((xx / w - 0.5) * np.cos(angle) + (yy / h - 0.5) * np.sin(angle) - rng.uniform(-0.3, 0.3))
+        soft = rng.uniform(0.005, 0.1)
+        light = light * (1 - rng.uniform(0.35, 0.6) / (1 + np.exp(np.minimum(-side / soft, 80.0))))
+    lin = lin * (cast * exposure)[None, None, :] * light[..., None]
     if camera == "haze":
         lin = lin + float(rng.uniform(0.15, 0.35)) * float(np.percentile(lin, 99))
+    if camera == "focus":
+        r = rng.uniform(0.75, 1.75) * w / 1280
+        k = int(np.ceil(r)) * 2 + 1
+        disc = (np.hypot(*np.mgrid[-(k // 2):k // 2 + 1, -(k // 2):k // 2 + 1]) <= r).astype(np.float32)
+        lin = cv2.filter2D(lin, -1, disc / disc.sum())
     lin = cv2.GaussianBlur(lin, (0, 0), float(rng.uniform(0.5, 1.2)))
     noise = rng.uniform(0.01, 0.025) if camera != "dim" else rng.uniform(0.03, 0.05)
     lin = lin + rng.normal(0, noise, lin.shape).astype(np.float32) * np.sqrt(np.clip(lin, 0.01, 1))
     gamma = rng.uniform(1.9, 2.5)
+    quality = int(rng.integers(60, 86))
+    if camera == "phone":
+        lin, quality = _phone(lin, rng), int(rng.integers(88, 96))
     out = (np.clip(lin, 0, 1) ** (1 / gamma) * 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 86))])
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return cv2.imdecode(data, cv2.IMREAD_COLOR)

@@ -1,5 +1,6 @@
 """The slice of real photos (``data/set-ones``) shot again through other cameras
-(``bench/other_camera.py``: a warm-lit webcam, an evening table), read with the model
+(``bench/other_camera.py``: a warm-lit webcam, an evening table, a hazy lens, a phone's
+processing, flickering LEDs, a player's shadow), read with the model
 enrolled from the original crops: identity does not hang on the enrollment's camera or light.
 The whole dev set through each camera is measured by ``bench/other_camera.py`` then
 ``bench/bench_vision.py cards``."""
@@ -25,10 +26,15 @@ DATA = Path(__file__).parent / "data" / "set-ones"
 #: 104, 1; haze 92, 11.  With the hue of the colour details (card model 5, 2026-12-04): webcam
 #: 108, 0; dim 99, 2 (104, 2 before: five cards of the dim, strongly tinted table unsure);
 #: haze 105, 0.
-BOUNDS = {"webcam": (104, 2), "dim": (96, 4), "haze": (97, 3)}
-#: Per camera, the cards found of the 108.  Under haze the sides of a few cards are too faint
-#: for the finder's side check (vision/cards/find.py, ``_sides_seen``): missed, never misread.
-FOUND = {"webcam": 108, "dim": 108, "haze": 104}
+#: A phone sharpening and tone-mapping its frames, a webcam under flickering LEDs, and one with
+#: a player's shadow over the table (2026-12-06): 105, 0; 108, 0; 108, 0.
+BOUNDS = {"webcam": (104, 2), "dim": (96, 4), "haze": (97, 3), "phone": (101, 2), "flicker": (104, 2),
+          "shadow": (104, 2)}
+#: Per camera, the cards found of the 108.  Under haze the sides of four cards were too faint
+#: for the finder's side check (vision/cards/find.py, ``_sides_seen``), and a card with one
+#: soft side was lost through the flicker and the shadow: missed, never misread.  Since the
+#: check takes a soft edge for one (2026-12-06) all 108 are found under each.
+FOUND = {"webcam": 108, "dim": 108, "haze": 107, "phone": 108, "flicker": 107, "shadow": 107}
 SEEDS = ("3", "4")
 
 

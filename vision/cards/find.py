@@ -470,8 +470,14 @@ def square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
 #: across it (its median along the side) is at least :data:`SIDE_RIDGE` times that of the
 #: quieter of two bands :data:`RIDGE_REACH` pixels to either side (a ridge: an edge, not a
 #: texture), or at least :data:`SIDE_STRONG` of the card's strongest side (an edge as clear as
-#: the card's others, with a tile's grout or a printed frame close beside it).  An outline bent
-#: round table noise, a shadow or the next card's face runs off the card's edge and is neither.
+#: the card's others, with a tile's grout or a printed frame close beside it), or at least
+#: :data:`SIDE_RIDGE` times the louder of two bands twice as far (a soft edge: a side out of
+#: focus, or lifted off the table, fades over a dozen pixels, its gradient as strong 4 pixels
+#: off it; the real photos through a webcam with bands of flicker or a player's shadow lost
+#: one such card in every frame it lay in, and a hazy one two; the louder band, so that a
+#: line on a felt's texture beside a card's quiet face is not one: with the quieter, outlines
+#: off the cards were taken on the second renderer's felt).  An outline bent round table
+#: noise, a shadow or the next card's face runs off the card's edge and is none of these.
 SIDE_RIDGE = 2.0
 SIDE_STRONG = 0.5
 RIDGE_REACH = 4.0
@@ -488,12 +494,13 @@ def _seen_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     """Which sides of ``q`` (4 booleans, side i from corner i) run along an edge of the image."""
     a, b = q.astype(np.float32), q[_NEXT].astype(np.float32)
     n = _normals(a, b) * np.float32(RIDGE_REACH)
-    # the side itself and the lines beside it, in one pass: (3 x 4 sides, samples)
-    g = _line_strengths(gx, gy, np.concatenate([a, a + n, a - n]), np.concatenate([b, b + n, b - n]),
-                        SIDE_SAMPLES)
-    on, left, right = median_of_rows(g).reshape(3, 4)
+    # the side itself and the lines beside it, near and twice as far, in one pass: (5 x 4
+    # sides, samples)
+    g = _line_strengths(gx, gy, np.concatenate([a, a + n, a - n, a + 2 * n, a - 2 * n]),
+                        np.concatenate([b, b + n, b - n, b + 2 * n, b - 2 * n]), SIDE_SAMPLES)
+    on, left, right, far_left, far_right = median_of_rows(g).reshape(5, 4)
     strong = on >= SIDE_STRONG * float(on.max())
-    return _ridge(on, np.minimum(left, right)) | strong
+    return _ridge(on, np.minimum(left, right)) | _ridge(on, np.maximum(far_left, far_right)) | strong
 
 
 def _ridge(on: np.ndarray, beside: np.ndarray) -> np.ndarray:
