@@ -471,13 +471,15 @@ def square_enough(q: np.ndarray, tolerance: float = SQUARE) -> bool:
 #: quieter of two bands :data:`RIDGE_REACH` pixels to either side (a ridge: an edge, not a
 #: texture), or at least :data:`SIDE_STRONG` of the card's strongest side (an edge as clear as
 #: the card's others, with a tile's grout or a printed frame close beside it), or at least
-#: :data:`SIDE_RIDGE` times the louder of two bands twice as far (a soft edge: a side out of
-#: focus, or lifted off the table, fades over a dozen pixels, its gradient as strong 4 pixels
-#: off it; the real photos through a webcam with bands of flicker or a player's shadow lost
-#: one such card in every frame it lay in, and a hazy one two; the louder band, so that a
-#: line on a felt's texture beside a card's quiet face is not one: with the quieter, outlines
-#: off the cards were taken on the second renderer's felt).  An outline bent round table
-#: noise, a shadow or the next card's face runs off the card's edge and is none of these.
+#: :data:`SIDE_RIDGE` times the louder of two bands twice as far with the side at the top of
+#: the gradient's hump (a soft edge: a side out of focus, or lifted off the table, fades over a
+#: dozen pixels, its gradient as strong 4 pixels off it; the real photos through a webcam with
+#: bands of flicker or a player's shadow lost one such card in every frame it lay in, and a
+#: hazy one two; the louder band, so that a line on a felt's texture beside a card's quiet face
+#: is not one: with the quieter, outlines off the cards were taken on the second renderer's
+#: felt; the top of the hump, so that a line between two cards' edges is not one: the table
+#: between cream cards on linen was ringed as a card).  An outline bent round table noise, a
+#: shadow or the next card's face runs off the card's edge and is none of these.
 SIDE_RIDGE = 2.0
 SIDE_STRONG = 0.5
 RIDGE_REACH = 4.0
@@ -500,7 +502,9 @@ def _seen_sides(q: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
                         np.concatenate([b, b + n, b - n, b + 2 * n, b - 2 * n]), SIDE_SAMPLES)
     on, left, right, far_left, far_right = median_of_rows(g).reshape(5, 4)
     strong = on >= SIDE_STRONG * float(on.max())
-    return _ridge(on, np.minimum(left, right)) | _ridge(on, np.maximum(far_left, far_right)) | strong
+    # a soft edge: the side on the top of a wide hump of the gradient, gone by the far lines
+    soft = (on >= np.maximum(left, right)) & _ridge(on, np.maximum(far_left, far_right))
+    return _ridge(on, np.minimum(left, right)) | soft | strong
 
 
 def _ridge(on: np.ndarray, beside: np.ndarray) -> np.ndarray:
