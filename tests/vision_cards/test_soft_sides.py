@@ -43,8 +43,9 @@ def test_a_card_with_one_soft_side_is_found_with_its_outline(soft):
     strongest.  A side that fades over a dozen pixels (a card's edge out of focus, or lifted
     off the table; the real photos through a webcam with bands of flicker lost one such card
     in every frame it lay in) is neither: its gradient is as strong 4 pixels off it and a
-    quarter of the sharp sides'.  It is a ridge against the lines twice as far.  (Sharp, 12
-    and 16 were found before; 20 and 28 were not.)"""
+    quarter of the sharp sides'.  It is the top of the gradient's hump and a ridge against the
+    lines twice as far.  (The sharp card and the side at 12 were found before; at 20 and 28
+    not.)"""
     image, tops = _table(soft)
     share = CARD[0] * CARD[1] / (W * H)
     found = find_cards(image, FindOptions(ratio=CARD[0] / CARD[1], card_share=share))
