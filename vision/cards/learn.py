@@ -277,12 +277,17 @@ def _fill(ink: np.ndarray) -> np.ndarray:
     return counts / ink.size
 
 
+def _face(card: np.ndarray) -> np.ndarray:
+    """A rectified card less :data:`TRIM` of each side (its edge bleeds into the table)."""
+    h, w = card.shape[:2]
+    dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
+    return card[dy:h - dy, dx:w - dx]
+
+
 def washed(card: np.ndarray) -> bool:
     """Whether a rectified card (BGR uint8; its edge trimmed as :func:`features` trims it) is
     washed out by a reflection (:data:`WASHED_OUT`, :data:`WASHED_INK`)."""
-    h, w = card.shape[:2]
-    dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
-    face = card[dy:h - dy, dx:w - dx]
+    face = _face(card)
     clipped_share = float(np.count_nonzero(_channel_max(face) >= WASHED_LEVEL)) / max(face.shape[0] * face.shape[1], 1)
     if clipped_share <= WASHED_OUT:
         return False
@@ -296,8 +301,7 @@ def features(card: np.ndarray) -> np.ndarray:
     h = int(round(w * h0 / max(w0, 1)))
     if (w0, h0) != (w, h):
         card = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA)
-    dy, dx = int(round(h * TRIM)), int(round(w * TRIM))
-    card = card[dy:h - dy, dx:w - dx]
+    card = _face(card)
     b = clipped(paper_balanced(card), 0.0, 1.2)
     absorb = clipped(1.0 - b, 0.0, 1.0)
     ink = _channel_max(absorb)
