@@ -89,6 +89,37 @@ def image_size(path: str | Path) -> tuple[int, int] | None:
     return None
 
 
+#: JPEG markers that stand alone (no length follows): TEM and the restart markers.
+_STANDALONE = {0x01, *range(0xD0, 0xD8)}
+
+
+def jpeg_cut_short(data: bytes) -> bool:
+    """Whether ``data``, a JPEG file (starting with its SOI marker), ends before its image does:
+    no end-of-image marker after the first scan.  The marker segments before the scan (an
+    EXIF thumbnail, itself a whole JPEG, among them) are stepped over by their lengths; inside
+    the scan's coded data a 0xFF byte is always followed by 0x00 or a restart marker, so the
+    first 0xFF 0xD9 after it is the image's end (data after it, a phone's appended video, does
+    not count).  A file cut off before its first scan is one the decoder refuses itself."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return False            # not a marker where one belongs: the decoder will say
+        code = data[at + 1]
+        if code == 0xFF:            # fill byte
+            at += 1
+            continue
+        if code in _STANDALONE:
+            at += 2
+            continue
+        if code == 0xD9:            # the end before any scan
+            return False
+        length = int.from_bytes(data[at + 2:at + 4], "big")
+        if code == 0xDA:            # start of scan: the end must follow
+            return data.find(b"\xff\xd9", at + 2 + length) < 0
+        at += 2 + length
+    return False
+
+
 def check_image_size(path: str | Path, width: int, height: int) -> None:
     """Refuse an image too large, too small or too elongated for a reader (one line)."""
     if width <= 0 or height <= 0:
@@ -142,8 +173,14 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     size = image_size(path)
     if size is not None:
         check_image_size(path, *size)
+    data = Path(path).read_bytes()
+    if not data:
+        raise VisionInputError(f"cannot read image {path}: an empty file")
+    if data[:2] == b"\xff\xd8" and jpeg_cut_short(data):
+        # libjpeg decodes what is there and paints the rest grey: half a table, read as a table
+        raise VisionInputError(f"cannot read image {path}: the JPEG file is cut short (its end is missing)")
     with quiet_decoders():
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
         raise VisionInputError(f"cannot read image {path}: not an image")
     check_image_size(path, img.shape[1], img.shape[0])

@@ -8,6 +8,9 @@ import cv2
 import pytest
 
 from farmbox.firmware.cli import main
+from farmbox.vision.cards import read_image as cards_image
+from farmbox.vision.colour_dice import read_image as colour_dice_image
+from farmbox.vision.files import VisionInputError
 from farmbox.vision.render.dice import render_scene
 
 
@@ -103,3 +106,50 @@ def test_the_plain_text_line_names_the_reason_once(faces, reason, line):
     from farmbox.vision.dice.reader import DiceReading
 
     assert text_line(Path("a.jpg"), DiceReading(faces, 0.912, reason)) == line
+
+
+def _jpeg(image) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image)
+    assert ok
+    return buf.tobytes()
+
+
+def _with_thumbnail(whole: bytes, thumbnail: bytes) -> bytes:
+    """``whole`` with an APP1 segment holding a complete small JPEG (as an EXIF thumbnail
+    sits) right after its SOI marker."""
+    body = b"Exif\x00\x00" + thumbnail
+    return whole[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + whole[2:]
+
+
+def test_a_jpeg_cut_short_is_refused_and_a_whole_one_read(model_path, setup, tmp_path, capsys):
+    """libjpeg decodes a cut-short file's first part and paints the rest grey; the reader
+    would read half a table as the table.  A whole file with a thumbnail (a JPEG of its own,
+    ending with its own end marker) and data appended after the end (a phone's motion photo)
+    is read."""
+    image, _ = render_scene(904, setup=setup)
+    whole = _with_thumbnail(_jpeg(image), _jpeg(cv2.resize(image, (160, 120)))) + b"\x00ftypmp42" + b"\xff\xd8" * 8
+    good = tmp_path / "whole.jpg"
+    good.write_bytes(whole)
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(good), "--json"]) == 0
+    capsys.readouterr()
+    end = whole.index(b"\x00ftyp")
+    for cut in (end // 2, end - 1):
+        short = tmp_path / f"cut{cut}.jpg"
+        short.write_bytes(whole[:cut])
+        assert cv2.imread(str(short)) is not None      # the decoder alone takes it
+        assert main(["vision", "read", "dice", "--model", str(model_path), str(short), "--json"]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.strip().splitlines() == [
+            f"farmbox vision: error: cannot read image {short}: the JPEG file is cut short (its end is missing)"]
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(empty)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"farmbox vision: error: cannot read image {empty}: an empty file"]
+    # the card and colour-dice readers load their images the same way
+    for read_image in (cards_image, colour_dice_image):
+        for path, problem in ((short, "cut short"), (empty, "an empty file")):
+            with pytest.raises(VisionInputError, match=problem):
+                read_image(path)
+        assert read_image(good).shape == image.shape
