@@ -46,6 +46,9 @@ MAX_PIXELS = 50_000_000
 MAX_ASPECT = 8.0
 #: Smallest image side that can hold a die or a card.
 MIN_SIDE = 16
+#: Largest image file read (a 50 Mpx BMP is 150 MB; the file is read whole before decoding,
+#: and a Pi Zero 2 W has 512 MB).
+MAX_FILE_BYTES = 200_000_000
 
 
 def image_size(path: str | Path) -> tuple[int, int] | None:
@@ -173,6 +176,10 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     size = image_size(path)
     if size is not None:
         check_image_size(path, *size)
+    n_bytes = Path(path).stat().st_size
+    if n_bytes > MAX_FILE_BYTES:
+        raise VisionInputError(f"cannot read image {path}: a file of {n_bytes / 1e6:.0f} MB is too large "
+                               f"(at most {MAX_FILE_BYTES // 1_000_000} MB)")
     data = Path(path).read_bytes()
     if not data:
         raise VisionInputError(f"cannot read image {path}: an empty file")

@@ -153,3 +153,18 @@ def test_a_jpeg_cut_short_is_refused_and_a_whole_one_read(model_path, setup, tmp
             with pytest.raises(VisionInputError, match=problem):
                 read_image(path)
         assert read_image(good).shape == image.shape
+
+
+def test_an_image_file_too_large_to_read_whole_is_refused(model_path, setup, tmp_path, capsys, monkeypatch):
+    from farmbox.vision import files
+
+    image, _ = render_scene(905, setup=setup)
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), image)
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", path.stat().st_size - 1)
+    assert main(["vision", "read", "dice", "--model", str(model_path), str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"farmbox vision: error: cannot read image {path}: a file of ")
+    assert "is too large" in err[0]
