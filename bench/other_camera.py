@@ -23,7 +23,12 @@ reader must not depend on either.  This copies ``enroll/`` unchanged and writes 
 * ``flicker``: mains LEDs under a rolling shutter: bands of brighter and darker rows (5-15%),
   a green or magenta tint, otherwise as ``webcam``;
 * ``shadow``: a player leaning over the table: a shadow 35-60% deep over part of the frame,
-  its edge hard or soft, otherwise as ``webcam``.
+  its edge hard or soft, otherwise as ``webcam``;
+* ``framed``: the camera framed tighter than the table: each side of the frame moved in by
+  0-30% of the frame, through the cards lying there (a card cut by the frame's edge, or out of
+  view), otherwise as ``webcam``.  ``labels.json`` still names every card of the table: the
+  figure that counts here is the wrong reads (a card cut in half read as a card of one symbol,
+  the blank part of a card as a card); the cards out of view count as missed.
 
 ``labels.json`` is copied (the cards do not change), so ``bench/bench_vision.py cards OUT``
 gives the figures under that camera.  Nothing here is tuned to the reader: the changes are
@@ -43,7 +48,7 @@ from counts import Parser
 from tqdm import tqdm
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-CAMERAS = ("webcam", "small", "dim", "tilt", "haze", "phone", "focus", "flicker", "shadow")
+CAMERAS = ("webcam", "small", "dim", "tilt", "haze", "phone", "focus", "flicker", "shadow", "framed")
 
 
 def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -84,6 +89,10 @@ def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarra
     """``img`` (BGR) as ``camera`` would give it."""
     if camera == "tilt":
         img = _tilted(img, rng)
+    if camera == "framed":
+        h, w = img.shape[:2]
+        left, right, top, bottom = rng.uniform(0.0, 0.3, 4)
+        img = np.ascontiguousarray(img[int(top * h):h - int(bottom * h), int(left * w):w - int(right * w)])
     long_side = {"small": 640, "phone": 1600}.get(camera, 1280)
     h, w = img.shape[:2]
     scale = min(1.0, long_side / max(h, w))

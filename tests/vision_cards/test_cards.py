@@ -368,8 +368,10 @@ def test_without_the_card_size_a_card_read_far_smaller_than_those_beside_it_is_a
     """A deck enrolled from crops does not tell a card's size.  The finder found the three
     ovals of a card of three (the real photos through a hazy camera) and read one as a card of
     one oval, another, fitted, as a card of two: a card read at under 0.55 of the median card
-    read in the frame is a part of one, read as no card; with fewer than three cards read in the
-    frame nothing is known of the size, and the readings stay as they are."""
+    read in the frame is a part of one, read as no card.  The median is over the cards read no
+    smaller than half the largest: a card cut in half by the frame's edge showed two of its
+    ovals, each read as a card of one, beside one whole card, and the median was an oval's.
+    With one card read nothing is known of the size, and the reading stays as it is."""
     from farmbox.vision.cards.read import CardReading, _parts_unread
 
     def card(x, y, w, h, name):
@@ -382,7 +384,12 @@ def test_without_the_card_size_a_card_read_far_smaller_than_those_beside_it_is_a
     assert out[-1].confidence == 0.0 and np.array_equal(out[-1].corners, oval.corners)
     near = card(80, 500, 180, 260, "1-green-solid-oval")           # a card seen a little smaller
     assert _parts_unread(whole + [near])[-1].id == near.id
-    assert [r.id for r in _parts_unread(whole[:1] + [oval])] == [whole[0].id, oval.id]
+    far = card(80, 500, 150, 225, "1-green-solid-diamond")         # a far card of a leaning camera
+    assert _parts_unread(whole + [far])[-1].id == far.id
+    ovals = [card(60, 520 + 90 * k, 140, 70, "1-red-striped-oval") for k in range(2)]
+    assert [r.id for r in _parts_unread(whole[:1] + ovals)] == [whole[0].id, None, None]
+    assert [r.id for r in _parts_unread(whole[:1] + [oval])] == [whole[0].id, None]
+    assert [r.id for r in _parts_unread([oval])] == [oval.id]
 
 
 @settings(max_examples=60, deadline=None)

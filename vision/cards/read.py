@@ -573,17 +573,26 @@ def _parts_unread(readings: list[CardReading]) -> list[CardReading]:
     """``readings`` of a frame by a deck whose card size is not known (enrolled from crops),
     those of a card far smaller than the cards read beside it (:data:`.find.PART_OF_CARD` of
     their median, at least :data:`LEAST_BESIDE` of them) read as no card: the finder found a
-    part of a card (an oval of a card of three, read as a card of one or two)."""
+    part of a card (an oval of a card of three, read as a card of one or two).  The median is
+    taken over the cards read no smaller than :data:`WHOLE_AT_LEAST` of the largest: where a
+    card lies cut by the frame's edge, its whole outline is not found, and its symbols (or the
+    blank part of it in view) may be found and read, as many as the whole cards beside it or
+    more (two ovals of a card cut in half beside one whole card: the median was an oval's)."""
     areas = [cv2.contourArea(r.corners) for r in readings if r.id is not None]
     if len(areas) < LEAST_BESIDE:
         return readings
-    least = PART_OF_CARD * float(np.median(areas))
+    largest = max(areas)
+    least = PART_OF_CARD * float(np.median([a for a in areas if a >= WHOLE_AT_LEAST * largest]))
     return [CardReading(None, 0.0, r.corners, r.under_another)
             if r.id is not None and cv2.contourArea(r.corners) < least else r for r in readings]
 
 
 #: How many cards read in a frame tell a card's size there when the enrollment does not.
-LEAST_BESIDE = 3
+LEAST_BESIDE = 2
+#: ... and which of them: those no smaller than this share of the largest read (a camera
+#: leaning 15 degrees shows the far cards some 0.7 of the near ones, a wide lens those at the
+#: frame's edge 0.75).
+WHOLE_AT_LEAST = 0.5
 
 
 def _reading_order(quad: np.ndarray) -> tuple[int, float]:
