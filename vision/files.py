@@ -52,48 +52,58 @@ MAX_FILE_BYTES = 200_000_000
 
 
 def image_size(path: str | Path) -> tuple[int, int] | None:
-    """(width, height) read from a PNG, JPEG, BMP or WebP header, without decoding; None when
-    the header is not one of those."""
-    with open(path, "rb") as f:
-        head = f.read(32)
-        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
-            w, h = struct.unpack(">II", head[16:24])
-            return int(w), int(h)
-        if head[:2] == b"BM" and len(head) >= 26:
-            w, h = struct.unpack("<ii", head[18:26])
-            return abs(int(w)), abs(int(h))
-        if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-            return None  # let the decoder say
-        if head[:2] == b"\xff\xd8":
-            f.seek(2)
-            while True:
-                marker = f.read(2)
-                if len(marker) < 2 or marker[0] != 0xFF:
-                    return None
-                while marker[1] == 0xFF:
-                    nxt = f.read(1)
-                    if not nxt:
-                        return None
-                    marker = b"\xff" + nxt
-                code = marker[1]
-                if code in (0xD8, 0x01) or 0xD0 <= code <= 0xD7:
-                    continue
-                length_bytes = f.read(2)
-                if len(length_bytes) < 2:
-                    return None
-                length = struct.unpack(">H", length_bytes)[0]
-                if code in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-                    data = f.read(5)
-                    if len(data) < 5:
-                        return None
-                    h, w = struct.unpack(">HH", data[1:5])
-                    return int(w), int(h)
-                f.seek(length - 2, 1)
+    """(width, height) read from a PNG, JPEG, BMP or WebP file's header, without decoding; None
+    when the header is not one of those."""
+    return header_size(Path(path).read_bytes())
+
+
+#: JPEG markers that stand alone (no length follows): SOI, TEM and the restart markers.
+_STANDALONE = {0xD8, 0x01, *range(0xD0, 0xD8)}
+#: JPEG start-of-frame markers (they hold the image's size).
+_START_OF_FRAME = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """(marker code, position of the marker, length of its segment) of each marker segment of
+    a JPEG file's ``data``, from the first after its SOI marker, up to and with the first scan's
+    start (SOS; what follows it is coded data) or the end marker; the walk stops where the data
+    ends or no marker stands where one belongs (the decoder says what is wrong there)."""
+    at = 2
+    while at + 2 <= len(data) and data[at] == 0xFF:
+        code = data[at + 1]
+        if code == 0xFF:            # fill byte
+            at += 1
+            continue
+        if code in _STANDALONE:
+            at += 2
+            continue
+        if code == 0xD9:
+            yield code, at, 0
+            return
+        if at + 4 > len(data):
+            return
+        length = int.from_bytes(data[at + 2:at + 4], "big")
+        yield code, at, length
+        if code == 0xDA:
+            return
+        at += 2 + length
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) read from the header of a PNG, JPEG, BMP or WebP file's ``data``; None
+    when the header is not one of those (WebP: the decoder says)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(int(w)), abs(int(h))
+    if data[:2] == b"\xff\xd8":
+        for code, at, _ in _jpeg_segments(data):
+            if code in _START_OF_FRAME and at + 9 <= len(data):
+                h, w = struct.unpack(">HH", data[at + 5:at + 9])
+                return int(w), int(h)
     return None
-
-
-#: JPEG markers that stand alone (no length follows): TEM and the restart markers.
-_STANDALONE = {0x01, *range(0xD0, 0xD8)}
 
 
 def jpeg_cut_short(data: bytes) -> bool:
@@ -103,23 +113,9 @@ def jpeg_cut_short(data: bytes) -> bool:
     the scan's coded data a 0xFF byte is always followed by 0x00 or a restart marker, so the
     first 0xFF 0xD9 after it is the image's end (data after it, a phone's appended video, does
     not count).  A file cut off before its first scan is one the decoder refuses itself."""
-    at = 2
-    while at + 4 <= len(data):
-        if data[at] != 0xFF:
-            return False            # not a marker where one belongs: the decoder will say
-        code = data[at + 1]
-        if code == 0xFF:            # fill byte
-            at += 1
-            continue
-        if code in _STANDALONE:
-            at += 2
-            continue
-        if code == 0xD9:            # the end before any scan
-            return False
-        length = int.from_bytes(data[at + 2:at + 4], "big")
-        if code == 0xDA:            # start of scan: the end must follow
+    for code, at, length in _jpeg_segments(data):
+        if code == 0xDA:
             return data.find(b"\xff\xd9", at + 2 + length) < 0
-        at += 2 + length
     return False
 
 
@@ -173,9 +169,6 @@ def load_colour_image(path: str | Path) -> np.ndarray:
         raise OSError(f"cannot read image {path}: a folder, not an image file")
     if not Path(path).is_file():
         raise OSError(f"cannot read image {path}: no such file")
-    size = image_size(path)
-    if size is not None:
-        check_image_size(path, *size)
     n_bytes = Path(path).stat().st_size
     if n_bytes > MAX_FILE_BYTES:
         raise VisionInputError(f"cannot read image {path}: a file of {n_bytes / 1e6:.0f} MB is too large "
@@ -183,6 +176,9 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     data = Path(path).read_bytes()
     if not data:
         raise VisionInputError(f"cannot read image {path}: an empty file")
+    size = header_size(data)
+    if size is not None:
+        check_image_size(path, *size)
     if data[:2] == b"\xff\xd8" and jpeg_cut_short(data):
         # libjpeg decodes what is there and paints the rest grey: half a table, read as a table
         raise VisionInputError(f"cannot read image {path}: the JPEG file is cut short (its end is missing)")
