@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from farmbox.firmware.cli import main
 from farmbox.vision.cards import CardReader, ModelError, enroll, find_cards, load_model, save_model
 from farmbox.vision.cards import learn as L
-from farmbox.vision.cards.find import _refine, order_corners, side_ratio
+from farmbox.vision.cards.find import _refine, order_corners, side_ratio, sides_apart
 from farmbox.vision.cards.read import card_in
 from farmbox.vision.cards.rectify import rectify
 from farmbox.vision.render.cards import FACE_SIZE, card_face, enrollment_samples, scene
@@ -455,3 +455,22 @@ def test_a_card_balanced_by_its_paper_colour_as_numpy_would_divide_it(veil):
         f = np.maximum(f - lift, 0.0)
         white = paper(f)
     np.testing.assert_allclose(L.paper_balanced(face), f / np.maximum(white, 8.0), rtol=1e-5, atol=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(turn=st.floats(0, 360), shear=st.floats(-0.5, 0.5), w=st.floats(20, 400), h=st.floats(20, 400),
+       lift=st.floats(5, 30))
+def test_sides_apart_is_nought_for_a_parallelogram_and_the_corner_moved_for_one_corner_off(turn, shear, w, h,
+                                                                                          lift):
+    """Opposite sides of a card seen from above (a rectangle turned and sheared: any
+    parallelogram) are parallel, whatever its turn; with one corner moved across its side the
+    sides there are that far apart."""
+    t = np.radians(turn)
+    r = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    q = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ (r @ np.array([[1.0, shear], [0.0, 1.0]])).T)
+    assert sides_apart(q.astype(np.float32)) == pytest.approx(0.0, abs=0.01)
+    # a rectangle's last corner moved across the bottom side: that side turns by ``lift``
+    # degrees round the third corner, the top one does not
+    a = np.radians(lift)
+    off = np.array([[0, 0], [w, 0], [w, h], [w - w * np.cos(a), h + w * np.sin(a)]], np.float64)
+    assert sides_apart((off @ r.T).astype(np.float32)) == pytest.approx(lift, abs=0.05)

@@ -8,9 +8,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
+from farmbox.vision.cards import CardReader, load_model, read_image
+from farmbox.vision.cards.find import sides_apart
+from farmbox.vision.cards.read import APART
 
 DATA = Path(__file__).parent / "data" / "set-ones"
 #: Measured when written: 53 of 54 exact, 1 wrong (a green empty diamond read as purple).
@@ -19,9 +23,14 @@ WRONG_AT_MOST = 1
 
 
 @pytest.fixture(scope="module")
-def readings(tmp_path_factory):
-    model = tmp_path_factory.mktemp("set") / "set.npz"
-    assert main(["vision", "enroll", "cards", str(DATA / "enroll"), "--model", str(model)]) == 0
+def model(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("set") / "set.npz"
+    assert main(["vision", "enroll", "cards", str(DATA / "enroll"), "--model", str(path)]) == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def readings(model):
     scenes = sorted((DATA / "scenes").glob("*.jpg"))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -56,3 +65,35 @@ def test_confidence_is_high_exactly_when_a_card_is_named(readings):
         for c in cards:
             assert 0.0 <= c["confidence"] <= 1.0
             assert (c["id"] is not None) == (c["confidence"] >= 0.5)
+
+
+def test_a_card_read_through_an_outline_with_a_corner_off_it_is_read_right(model):
+    """An outline with one corner off the card (cut into it, or out onto a smudge of the table)
+    is no card's as a camera sees one: its opposite sides are out of parallel.  A card of three
+    open diamonds in a real photo turned a quarter was read as striped through such an outline
+    (12 degrees apart), near its card.  Each card read right on the slice's photos is read
+    again through its outline with each corner in turn moved back along the side that ends
+    there by 12% of it, where that puts the sides more than ``APART`` out of parallel.
+    Measured when written: 107 such outlines, 107 read right, 0 wrong; through the outline as
+    it was, 99 right and 8 wrong (an open card read as striped).  (Moved out across the side
+    by 16% of it instead: 200 outlines, 197 right, 2 wrong; 191 and 8 before.)"""
+    reader = CardReader(load_model(model))
+    labels = json.loads((DATA / "labels.json").read_text())
+    tried = right = wrong = 0
+    for scene in sorted((DATA / "scenes").glob("*.jpg")):
+        image = read_image(scene)
+        for card in reader.read(image):
+            if card.id not in labels[scene.name]:
+                continue
+            q = np.asarray(card.corners, np.float32)
+            for k in range(4):
+                off = q.copy()
+                off[k] = q[k] - 0.12 * (q[k] - q[k - 1])
+                if sides_apart(off) <= APART:
+                    continue
+                got = reader.read_outline(image, off)
+                tried += 1
+                right += got.id == card.id
+                wrong += got.id not in (None, card.id)
+    assert tried >= 80
+    assert wrong <= 2 and right >= 0.95 * tried, (tried, right, wrong)

@@ -71,6 +71,15 @@ def side_ratio(q: np.ndarray) -> float:
     return float(min(a, b) / max(a, b, 1e-6))
 
 
+def sides_apart(q: np.ndarray) -> float:
+    """The larger of the angles (degrees) between the two pairs of opposite sides of ``q``
+    (corners in order): 0 for a parallelogram."""
+    e = (q[_NEXT] - q).astype(np.float64)
+    turn = np.degrees(np.arctan2(e[:, 1], e[:, 0]))
+    apart = np.abs((turn[:2] - turn[2:]) % 360.0 - 180.0)      # opposite sides run back
+    return float(apart.max())
+
+
 def median_of_rows(g: np.ndarray) -> np.ndarray:
     """``np.median(g, axis=1)`` of a 2-D float array without NaN, as numpy makes it (the middle
     one or two of a partition, their mean in the array's type), without its overhead."""
