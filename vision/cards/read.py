@@ -541,14 +541,28 @@ class CardReader:
               others: list[np.ndarray], card: float, frame: TableFrame) -> CardReading:
         """The card read in the outline ``quad``: ``row``, its distances to the deck's cards
         (None: a part of a card, not described), ``under``: found under another card,
-        ``others``: the other outlines found, ``card``: a card's area in the enrollment photos."""
+        ``others``: the other outlines found, ``card``: a card's area in the enrollment photos.
+        An outline read as no card of the deck (beyond the unknown-card distance) where the
+        empty table is known is read first through the card found round it as what differs
+        from the table (:meth:`_round`, only as near its card as the enrollment's made-up
+        copies come), and fitted (:meth:`_checked`) when that reads none: a white card on pale
+        tiles found with a band of grout reads so at once, where its fit describes some fifty
+        outlines."""
         if under:
             return self._near(quad, row, under=True) if row is not None else CardReading(None, 0.0, quad, True)
         reading = CardReading(None, 0.0, quad)
+        whole = cv2.contourArea(quad) >= WHOLE * card
+        rounded = False         # read round already, as near its card (what it would be again)
         if row is not None:
-            reading = self._checked(image, CardReading(*self._decide(row), quad), row, others)
-        if reading.id is None and self.model.table.size:
-            reading = self._round(image, reading, others, frame, near=cv2.contourArea(quad) >= WHOLE * card)
+            reading = CardReading(*self._decide(row), quad)
+            if reading.id is None and self.model.table.size and float(row.min()) > self.model.max_distance:
+                got = self._round(image, reading, others, frame, near=True)
+                if got.id is not None:
+                    return got
+                rounded = True
+            reading = self._checked(image, reading, row, others)
+        if reading.id is None and self.model.table.size and not (rounded and whole):
+            reading = self._round(image, reading, others, frame, near=whole)
         return reading
 
     def _round(self, image: np.ndarray, reading: CardReading, others: list[np.ndarray],
