@@ -28,7 +28,14 @@ reader must not depend on either.  This copies ``enroll/`` unchanged and writes 
   0-30% of the frame, through the cards lying there (a card cut by the frame's edge, or out of
   view), otherwise as ``webcam``.  ``labels.json`` still names every card of the table: the
   figure that counts here is the wrong reads (a card cut in half read as a card of one symbol,
-  the blank part of a card as a card); the cards out of view count as missed.
+  the blank part of a card as a card); the cards out of view count as missed;
+* ``turned``: the camera mounted a quarter turn round: each photo turned 90 degrees (a
+  portrait frame landscape, a landscape one portrait), nothing else changed (the finder works
+  at a set width, so the cards come to it at another scale);
+* ``shaken``: a hand or the camera moving during the exposure: a blur along a line 3-9 pixels
+  long (at 1280) at a random angle, otherwise as ``webcam``;
+* ``mjpeg``: a webcam streaming MJPEG: JPEG quality 20-40 (blocks and ringing round every
+  edge), otherwise as ``webcam``.
 
 ``labels.json`` is copied (the cards do not change), so ``bench/bench_vision.py cards OUT``
 gives the figures under that camera.  Nothing here is tuned to the reader: the changes are
@@ -48,7 +55,8 @@ from counts import Parser
 from tqdm import tqdm
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-CAMERAS = ("webcam", "small", "dim", "tilt", "haze", "phone", "focus", "flicker", "shadow", "framed")
+CAMERAS = ("webcam", "small", "dim", "tilt", "haze", "phone", "focus", "flicker", "shadow", "framed", "turned",
+           "shaken", "mjpeg")
 
 
 def _tilted(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -85,8 +93,20 @@ def _phone(lin: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return lin + (lin - blurred) * rng.uniform(0.8, 1.5)
 
 
+def _streak(length: float, angle: float) -> np.ndarray:
+    """A blur kernel along a line ``length`` pixels long at ``angle`` (radians): the light of
+    each point smeared over the path the camera moved during the exposure."""
+    r = int(np.ceil(length / 2))
+    k = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+    for t in np.linspace(-length / 2, length / 2, max(2, int(4 * length))):
+        k[int(round(r + t * np.sin(angle))), int(round(r + t * np.cos(angle)))] = 1.0
+    return k / k.sum()
+
+
 def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarray:
     """``img`` (BGR) as ``camera`` would give it."""
+    if camera == "turned":
+        return cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
     if camera == "tilt":
         img = _tilted(img, rng)
     if camera == "framed":
@@ -133,11 +153,13 @@ def reshoot(img: np.ndarray, camera: str, rng: np.random.Generator) -> np.ndarra
         k = int(np.ceil(r)) * 2 + 1
         disc = (np.hypot(*np.mgrid[-(k // 2):k // 2 + 1, -(k // 2):k // 2 + 1]) <= r).astype(np.float32)
         lin = cv2.filter2D(lin, -1, disc / disc.sum())
+    if camera == "shaken":
+        lin = cv2.filter2D(lin, -1, _streak(rng.uniform(3, 9) * w / 1280, rng.uniform(0, np.pi)))
     lin = cv2.GaussianBlur(lin, (0, 0), float(rng.uniform(0.5, 1.2)))
     noise = rng.uniform(0.01, 0.025) if camera != "dim" else rng.uniform(0.03, 0.05)
     lin = lin + rng.normal(0, noise, lin.shape).astype(np.float32) * np.sqrt(np.clip(lin, 0.01, 1))
     gamma = rng.uniform(1.9, 2.5)
-    quality = int(rng.integers(60, 86))
+    quality = int(rng.integers(60, 86)) if camera != "mjpeg" else int(rng.integers(20, 41))
     if camera == "phone":
         lin, quality = _phone(lin, rng), int(rng.integers(88, 96))
     out = (np.clip(lin, 0, 1) ** (1 / gamma) * 255).astype(np.uint8)
