@@ -218,8 +218,11 @@ class CardReader:
         the outline found.  ``glance``: a card read with a clear lead is fitted only when one of
         the fit's first moves (:data:`FIRST_MOVES`) brings it :data:`GLANCE_GAIN` nearer its
         card, or reads nearest another card, :data:`GLANCE_RIVAL` farther at most than the card
-        was read; else it is read as it was.  No outline is described twice (the glance's tries
-        are the fit's first)."""
+        was read; else it is read as it was.  ``askew``: a card read near through an outline
+        more than :data:`APART` out of parallel (no card's as a camera sees one): only the fits
+        within it count, and the nearest is taken when it reads as near its card as the
+        made-up copies come (not also :data:`FIT_NEARER` of the distance the outline found read
+        it at).  No outline is described twice (the glance's tries are the fit's first)."""
         h, w = image.shape[:2]
         found = np.asarray(reading.corners, np.float32)
         start = float(row.min())
@@ -552,7 +555,7 @@ class CardReader:
             return self._near(quad, row, under=True) if row is not None else CardReading(None, 0.0, quad, True)
         reading = CardReading(None, 0.0, quad)
         whole = cv2.contourArea(quad) >= WHOLE * card
-        rounded = False         # read round already, as near its card (what it would be again)
+        rounded = False         # read round, near, already: after the fit it would read the same
         if row is not None:
             reading = CardReading(*self._decide(row), quad)
             if reading.id is None and self.model.table.size and float(row.min()) > self.model.max_distance:
@@ -893,7 +896,7 @@ FAR_LEAD = 0.1
 #: a degree or two apart; a wide lens bends them a little more.  Of 6412 cards read right on the
 #: real photos, three cameras of them and eight second-renderer sets, 99% were read through
 #: outlines within 4.7 degrees, and the 19 beyond 8 through outlines off the card (pale tiles).
-#: An outline with one corner pulled off the card onto a smudge of the table (13 degrees
+#: An outline with one corner pulled off the card onto a smudge of the table (12 degrees
 #: apart) read a card of three open diamonds as striped, near its card.
 APART = 8.0
 #: A card read beyond :data:`FAR` with a clear lead (this share of its distance, the lead far
