@@ -187,4 +187,22 @@ def load_colour_image(path: str | Path) -> np.ndarray:
     if img is None:
         raise VisionInputError(f"cannot read image {path}: not an image")
     check_image_size(path, img.shape[1], img.shape[0])
+    if grey(img):
+        raise VisionInputError(f"cannot read image {path}: it has no colour (a grey-scale image), and the "
+                               f"readers tell cards and dice apart by their colours")
     return img
+
+
+def grey(img: np.ndarray) -> bool:
+    """Whether a BGR image has no colour: its three channels the same at every pixel (a grey-scale
+    file, or a monochrome camera's), and it is not one flat shade (a blank frame is read as one
+    with nothing on it).  Read in such an image, a card or a die would be named by its shape alone,
+    confidently: a SET card's colour, a Fun Farm card's dice marks and the two dice's bodies
+    are what tell them apart."""
+    every_eighth = img[::8, ::8]
+    if not (np.array_equal(every_eighth[..., 0], every_eighth[..., 1])
+            and np.array_equal(every_eighth[..., 1], every_eighth[..., 2])):
+        return False        # (a colour photo, at once)
+    b, g, r = cv2.split(img)
+    return cv2.countNonZero(cv2.absdiff(b, g)) == 0 and cv2.countNonZero(cv2.absdiff(g, r)) == 0 \
+        and int(b.max()) != int(b.min())

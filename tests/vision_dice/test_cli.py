@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
@@ -168,3 +169,36 @@ def test_an_image_file_too_large_to_read_whole_is_refused(model_path, setup, tmp
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"farmbox vision: error: cannot read image {path}: a file of ")
     assert "is too large" in err[0]
+
+
+def test_a_grey_scale_image_is_refused_by_each_reader_and_a_blank_one_read(model_path, setup, tmp_path, capsys):
+    """The readers tell the two dice, a SET card's colour and a Fun Farm card's marks apart by
+    their colours: in a grey-scale image a card would be named by its shape alone, with full
+    confidence (a green card read as the purple one).  Such a file (or a colour file of three
+    equal channels, a monochrome camera's) is refused in one line, exit 2, by each reader and
+    each enrollment; the same frame in colour is read, and a blank frame, one flat shade, is
+    read as a table with nothing on it."""
+    image, _ = render_scene(905, setup=setup)
+    grey_file, grey_copy, colour, blank = (tmp_path / n for n in ("grey.png", "grey3.png", "colour.png", "blank.png"))
+    cv2.imwrite(str(grey_file), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    cv2.imwrite(str(grey_copy), cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    cv2.imwrite(str(colour), image)
+    cv2.imwrite(str(blank), np.full_like(image, 90))
+    for path in (grey_file, grey_copy):
+        assert main(["vision", "read", "dice", "--model", str(model_path), str(path), "--json"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.strip().splitlines() == [
+            f"farmbox vision: error: cannot read image {path}: it has no colour (a grey-scale image), and the "
+            f"readers tell cards and dice apart by their colours"]
+        for loader in (cards_image, colour_dice_image):
+            with pytest.raises(VisionInputError, match="it has no colour"):
+                loader(path)
+    for path in (colour, blank):
+        assert main(["vision", "read", "dice", "--model", str(model_path), str(path), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["image"] == str(path)
+    samples = tmp_path / "deck" / "one-card"
+    samples.mkdir(parents=True)
+    cv2.imwrite(str(samples / "shot.png"), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    model = tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(samples.parent), "--model", str(model)]) == 2
+    assert "it has no colour" in capsys.readouterr().err and not model.exists()
