@@ -1,6 +1,6 @@
 """A second, independent dice renderer: held-out sets no reader here was developed on.
 
-    .venv/bin/python bench/holdout_dice.py OUT [--sets 3] [--scenes 120] [--odd 12] [--seed 1]
+    .venv/bin/python bench/holdout_dice.py OUT [--sets 3] [--scenes 120] [--odd 12] [--seed 1] [--style line]
     .venv/bin/python bench/bench_vision.py dice OUT/<set>
 
 ``vision/render/dice.py`` draws the frames the readers were built and tuned on; judging a
@@ -9,8 +9,9 @@ code with it: each pixel is ray-cast (a camera that may lean up to 12 degrees, w
 distortion, looks at dice that are true dodecahedra with bevelled edges, Blinn-Phong
 highlights and soft ray-traced shadows) over procedural tables (wood, cloth weave, felt,
 tiles) under a white balance, exposure, vignetting, noise and JPEG of its own. The face art is
-drawn here too, in two styles of its own: "stamp" (dark animal shapes on a round light
-sticker) and "painted" (light animals painted straight on the die's body).
+drawn here too, in styles of its own: "stamp" (dark animal shapes on a round light
+sticker), "painted" (light animals painted straight on the die's body) and "line" (``--style
+line``: the animal's outline as a thin dark line on a cream pentagonal sticker).
 
 Each set is one mounted box (one camera, one table, one art style): ``enroll/`` holds what
 ``farmbox vision enroll dice`` learns from (``background.png`` and ``<face>/<die>-<k>.png``,
@@ -227,6 +228,27 @@ def face_texture(animal: str, style: str, body: np.ndarray) -> np.ndarray:
         ink = np.array([0.05, 0.05, 0.07], np.float32)
         tex = tex * (1 - sticker) + paper * sticker
         tex = tex * (1 - shape[..., None] * sticker) + ink * (shape[..., None] * sticker)
+    elif style == "line":
+        # a cream sticker cut as a rounded pentagon (the face's own shape, inset), and on it
+        # the animal drawn as a thin dark line: its outline only, plus an eye
+        angles = np.pi / 2 + 2 * np.pi * np.arange(5) / 5
+        corners = [(0.62 * np.cos(a), -0.62 * np.sin(a)) for a in angles]
+        cut = np.zeros((TEX, TEX), np.uint8)
+        cv2.fillPoly(cut, [_pts(corners)], 1, cv2.LINE_AA)
+        cut = cv2.dilate(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+        sticker = cv2.GaussianBlur(cut.astype(np.float32), (0, 0), 1.0)[..., None]
+        cream = np.array([0.85, 0.78, 0.6], np.float32)
+        ink = np.array([0.12, 0.08, 0.06], np.float32)
+        smaller = cv2.getRotationMatrix2D((TEX / 2, TEX / 2), 0.0, 0.8)   # inside the sticker
+        solid = (cv2.warpAffine(animal_shape(animal), smaller, (TEX, TEX)) > 0.5).astype(np.uint8)
+        ring = cv2.morphologyEx(solid, cv2.MORPH_GRADIENT, np.ones((4, 4), np.uint8)).astype(np.float32)
+        ys, xs = np.nonzero(solid)
+        if len(xs):   # the eye: a dot a little in from the shape's leftmost point
+            left = int(np.argmin(xs))
+            cv2.circle(ring, (int(xs[left]) + 10, int(ys[left]) - 3), 2, 1.0, -1, cv2.LINE_AA)
+        line = cv2.GaussianBlur(np.clip(ring, 0, 1), (0, 0), 0.7)[..., None]
+        tex = tex * (1 - sticker) + cream * sticker
+        tex = tex * (1 - line * sticker) + ink * (line * sticker)
     elif style == "painted":
         paint = np.array([0.9, 0.88, 0.8], np.float32)
         outline = cv2.dilate(shape, np.ones((5, 5), np.uint8)) - shape
@@ -582,6 +604,9 @@ def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, odd: 
 
 SETS = [("stamp", "wood"), ("painted", "cloth"), ("stamp", "felt"), ("painted", "tiles"),
         ("stamp", "cloth"), ("painted", "wood")]
+STYLES = ("stamp", "painted", "line")
+#: The tables a ``--style`` takes in turn.
+TABLE_ORDER = ("wood", "cloth", "felt", "tiles")
 
 
 def main() -> int:
@@ -591,9 +616,12 @@ def main() -> int:
     parser.add_argument("--scenes", type=at_least(1), default=120)
     parser.add_argument("--odd", type=at_least(0), default=12, help="scenes with a die partly out of view")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--style", choices=STYLES, help="every set in this art style (its tables in turn)")
     args = parser.parse_args()
     for k in range(args.sets):
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
+        if args.style is not None:
+            style, kind = args.style, TABLE_ORDER[(args.seed - 1 + k) % len(TABLE_ORDER)]
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
         write_set(folder, args.seed + k, style, kind, args.scenes, args.odd)
         print(folder)

@@ -16,7 +16,7 @@ from farmbox.vision.dice.reader import DiceReader, DiceReading
 def enroll(samples: Path, model: Path) -> int:
     """Learn the dice from SAMPLES/<face>/*.jpg|png and write the model to ``model``."""
     def progress(items):
-        return tqdm(items, desc="enroll dice", unit="photo", file=sys.stderr, leave=False)
+        return tqdm(items, desc="enroll dice", unit="step", file=sys.stderr, leave=False)
 
     left_out: list[str] = []
     learned = enroll_folder(samples, progress, left_out)

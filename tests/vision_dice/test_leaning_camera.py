@@ -9,7 +9,10 @@ and tables), read through the CLI as the bench does:
   face is undistorted before it is compared (before that, this box read 24% of its throws);
 * a red die with thin red rims on a pink cloth behind a leaning camera: the rims parted by
   the stickers are joined into one die (before: enrollment failed, "the red die is not found
-  by its colour"), and where the top faces really lie is learned (before: 45% read).
+  by its colour"), and where the top faces really lie is learned (before: 45% read);
+* thin line drawings on cream stickers smaller than the face: read through a disc inside the
+  sticker, chosen at enrollment because the photos read each other by a far larger lead
+  through it (before: every throw refused, the sticker's edge outweighing the lines).
 """
 
 from __future__ import annotations
@@ -48,6 +51,15 @@ def red_on_pink_box(tmp_path_factory) -> Path:
     """Seed 5: stamp art on a pink cloth, the red die's own colour only thin rims."""
     folder = tmp_path_factory.mktemp("holdout") / "stamp-cloth"
     bench_script("holdout_dice").write_set(folder, 5, "stamp", "cloth", scenes=12, odd=2, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def line_art_box(tmp_path_factory) -> Path:
+    """Seed 201: the animals' outlines in thin dark lines on cream pentagonal stickers a little
+    over half the face, on wood; 12 throws."""
+    folder = tmp_path_factory.mktemp("holdout") / "line-wood"
+    bench_script("holdout_dice").write_set(folder, 201, "line", "wood", scenes=12, odd=2, progress=False)
     return folder
 
 
@@ -98,3 +110,14 @@ def test_a_wide_lens_is_learned_at_enrollment(wide_lens_box, tmp_path):
 def test_a_red_die_on_a_pink_cloth_behind_a_leaning_camera(red_on_pink_box, tmp_path):
     exact, wrong, reads = _read_set(red_on_pink_box, tmp_path)
     assert wrong == 0 and exact >= 11, [(n, r) for n, t, r in reads if r["faces"] != t]
+
+
+def test_thin_lines_on_a_small_sticker_are_read_through_a_disc_inside_it(line_art_box, wide_lens_box, tmp_path):
+    from farmbox.vision.dice.enroll import USUAL_DISCS, enroll_folder
+    from farmbox.vision.dice.model import DiceModel
+
+    exact, wrong, reads = _read_set(line_art_box, tmp_path)
+    assert wrong == 0 and exact >= 11, [(n, r) for n, t, r in reads if r["faces"] != t]
+    assert DiceModel.load(tmp_path / "dice.npz").rho < min(USUAL_DISCS)
+    # art that fills its round sticker keeps the usual disc
+    assert enroll_folder(wide_lens_box / "enroll").rho in USUAL_DISCS
