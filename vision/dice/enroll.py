@@ -503,7 +503,7 @@ def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], found: l
                          for (_, img, _), b, disc, st in zip(samples, found, discs, stretches)])
         if _separation(desc, face_idx, die_of) > q:
             perspective, shift, templates = k2, shift2, desc
-    templates, centres = _recentre(samples, found, face_idx, templates, perspective, shift, discs, stretches)
+    templates, centres = _recentre(samples, found, face_idx, templates, perspective, shift, rho, discs, stretches)
     # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
     variants = [templates]
     for exposure in EXPOSURES:
@@ -673,15 +673,16 @@ def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], found: list[Blob]
 
 
 def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
-              templates: np.ndarray, perspective: float, shift: np.ndarray, discs: np.ndarray,
+              templates: np.ndarray, perspective: float, shift: np.ndarray, rho: float, discs: np.ndarray,
               stretches: list[tuple[float, float] | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
     from farmbox.vision.dice.features import best_rotation_scores, spectra
-    from farmbox.vision.dice.reader import COARSE, FINE
+    from farmbox.vision.dice.reader import FINE, coarse_grid
 
     # small moves only: photos agreeing with each other must not drift off the face together
-    offsets = np.concatenate([COARSE[np.hypot(*COARSE.T) <= 0.081], FINE])
+    grid = coarse_grid(rho)
+    offsets = np.concatenate([grid[np.hypot(*grid.T) <= 0.081], FINE])
     bank = spectra(templates)
     out = templates.copy()
     centres: list[tuple[float, float]] = []

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -39,6 +40,19 @@ def _grid(reach: float, step: float) -> np.ndarray:
 #: die), then a fine grid around the best coarse spot (steps of about a pixel: a picture of
 #: thin lines matches itself only that closely).
 COARSE = _grid(0.24, 0.08)
+#: The coarse grid's step in top-face discs: a smaller disc (thin lines on a small sticker)
+#: is sampled more finely and matches itself only as closely, in frame pixels.
+COARSE_STEP = 0.2
+
+
+@functools.lru_cache(maxsize=8)
+def coarse_grid(rho: float) -> np.ndarray:
+    """The coarse search's spots for a top-face disc of ``rho`` die radii: :data:`COARSE`, or
+    finer for a disc under 0.4 die radii."""
+    step = COARSE_STEP * rho
+    return COARSE if step >= 0.08 else _grid(0.24, step)
+
+
 #: How many distinct coarse spots (the best ones of the faces) the fine search refines.
 REFINED = 2
 FINE = _grid(0.05, 1 / 60)
@@ -134,7 +148,8 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     owner = np.concatenate([np.full(len(c), i) for i, c in enumerate(columns)])
     bank = model.spectra[index]
     stretch = model.stretch_at(frame.shape, blob.centre)
-    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, COARSE, disc, stretch)),
+    grid = coarse_grid(float(model.rho))
+    coarse = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, grid, disc, stretch)),
                                   bank)
     # each face's own best coarse spot, the best few of them refined: thin lines match only
     # within a pixel or two, so the coarse winner of one face says little about another's spot
@@ -142,7 +157,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     spots = np.argmax(face_best, axis=1)
     order = np.argsort(-face_best[np.arange(len(faces)), spots])
     picked = list(dict.fromkeys(int(spots[i]) for i in order))[:REFINED]
-    offsets = np.concatenate([COARSE[q] + FINE for q in picked])
+    offsets = np.concatenate([grid[q] + FINE for q in picked])
     fine = best_rotation_scores(spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc, stretch)),
                                 bank)
     per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
