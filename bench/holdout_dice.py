@@ -1,6 +1,7 @@
 """A second, independent dice renderer: held-out sets no reader here was developed on.
 
     .venv/bin/python bench/holdout_dice.py OUT [--sets 3] [--scenes 120] [--odd 12] [--seed 1] [--style line]
+                                           [--sticker 0.62]
     .venv/bin/python bench/bench_vision.py dice OUT/<set>
 
 ``vision/render/dice.py`` draws the frames the readers were built and tuned on; judging a
@@ -216,7 +217,12 @@ def animal_shape(animal: str) -> np.ndarray:
     return m
 
 
-def face_texture(animal: str, style: str, body: np.ndarray) -> np.ndarray:
+#: The "line" style's sticker: its corners' distance from the face's centre, in the face's
+#: circumradius (the drawing is scaled with it).
+LINE_STICKER = 0.62
+
+
+def face_texture(animal: str, style: str, body: np.ndarray, corner: float = LINE_STICKER) -> np.ndarray:
     """A face's picture, TEX x TEX linear RGB, in face coordinates [-1, 1] (circumradius 1)."""
     shape = cv2.GaussianBlur(animal_shape(animal), (0, 0), 0.8)
     tex = np.empty((TEX, TEX, 3), np.float32)
@@ -232,14 +238,14 @@ def face_texture(animal: str, style: str, body: np.ndarray) -> np.ndarray:
         # a cream sticker cut as a rounded pentagon (the face's own shape, inset), and on it
         # the animal drawn as a thin dark line: its outline only, plus an eye
         angles = np.pi / 2 + 2 * np.pi * np.arange(5) / 5
-        corners = [(0.62 * np.cos(a), -0.62 * np.sin(a)) for a in angles]
+        corners = [(corner * np.cos(a), -corner * np.sin(a)) for a in angles]
         cut = np.zeros((TEX, TEX), np.uint8)
         cv2.fillPoly(cut, [_pts(corners)], 1, cv2.LINE_AA)
         cut = cv2.dilate(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
         sticker = cv2.GaussianBlur(cut.astype(np.float32), (0, 0), 1.0)[..., None]
         cream = np.array([0.85, 0.78, 0.6], np.float32)
         ink = np.array([0.12, 0.08, 0.06], np.float32)
-        smaller = cv2.getRotationMatrix2D((TEX / 2, TEX / 2), 0.0, 0.8)   # inside the sticker
+        smaller = cv2.getRotationMatrix2D((TEX / 2, TEX / 2), 0.0, corner / 0.62 * 0.8)  # inside it
         solid = (cv2.warpAffine(animal_shape(animal), smaller, (TEX, TEX)) > 0.5).astype(np.uint8)
         ring = cv2.morphologyEx(solid, cv2.MORPH_GRADIENT, np.ones((4, 4), np.uint8)).astype(np.float32)
         ys, xs = np.nonzero(solid)
@@ -349,13 +355,13 @@ class Box:
     _fixed: tuple | None = None
 
     @classmethod
-    def from_seed(cls, seed: int, style: str, kind: str) -> "Box":
+    def from_seed(cls, seed: int, style: str, kind: str, sticker: float = LINE_STICKER) -> "Box":
         rng = np.random.default_rng([seed, 77])
         lean = rotation(np.array([rng.normal(), rng.normal(), 0.0]), np.radians(rng.uniform(0, 12)))
         tint = np.array(TABLES[kind][int(rng.integers(len(TABLES[kind])))], np.float32)
         bodies = {"green": np.array([0.05, 0.35, 0.08]) * rng.uniform(0.8, 1.2),
                   "red": np.array([0.55, 0.04, 0.04]) * rng.uniform(0.8, 1.2)}
-        textures = {(die, a): face_texture(a, style, bodies[die]) for die in DIE_FACES
+        textures = {(die, a): face_texture(a, style, bodies[die], sticker) for die in DIE_FACES
                     for a in set(DIE_FACES[die])}
         az, el = rng.uniform(0, 2 * np.pi), np.radians(rng.uniform(45, 80))
         return cls(height=float(rng.uniform(35, 50)), focal=float(rng.uniform(780, 1050)),
@@ -555,8 +561,8 @@ class Box:
 
 
 def write_set(folder: Path, seed: int, style: str, kind: str, scenes: int, odd: int,
-              progress: bool = True) -> None:
-    box = Box.from_seed(seed, style, kind)
+              progress: bool = True, sticker: float = LINE_STICKER) -> None:
+    box = Box.from_seed(seed, style, kind, sticker)
     rng = np.random.default_rng([seed, 5])
     enroll = folder / "enroll"
     (folder / "scenes").mkdir(parents=True, exist_ok=True)
@@ -617,13 +623,18 @@ def main() -> int:
     parser.add_argument("--odd", type=at_least(0), default=12, help="scenes with a die partly out of view")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--style", choices=STYLES, help="every set in this art style (its tables in turn)")
+    parser.add_argument("--sticker", type=float, default=0.62,
+                        help="the line style's sticker: its corners' distance from the face's centre, "
+                             "in face radii (default 0.62)")
     args = parser.parse_args()
+    if not 0.2 <= args.sticker <= 0.8:
+        parser.error(f"--sticker {args.sticker}: give 0.2-0.8 face radii")
     for k in range(args.sets):
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
         if args.style is not None:
             style, kind = args.style, TABLE_ORDER[(args.seed - 1 + k) % len(TABLE_ORDER)]
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
-        write_set(folder, args.seed + k, style, kind, args.scenes, args.odd)
+        write_set(folder, args.seed + k, style, kind, args.scenes, args.odd, sticker=args.sticker)
         print(folder)
     return 0
 
