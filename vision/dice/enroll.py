@@ -43,6 +43,19 @@ from farmbox.vision.files import load_colour_image
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 #: Extra exposures each enrolled face is also remembered at.
 EXPOSURES = (0.7, 1.35)
+
+#: The top face's disc radius, in die radii, tried at enrollment; the usual ones (of which the
+#: one whose photos agree best is kept); and how much better another must read the photos
+#: leave-one-out (its mean lead) to be kept instead.  A picture drawn in thin lines on a
+#: sticker smaller than the face is read only by a disc inside the sticker: its edge is the
+#: same on every face and, where the disc reaches it, outweighs the lines (on the second
+#: renderer's line art, twelve boxes, the best disc read 1.65-99 times the usual one's mean
+#: lead); on art that fills the face the best reads within 1.1 times the usual (its twelve
+#: stamp and painted boxes).
+DISC_SHARES = (0.28, 0.34, 0.40, 0.46)
+USUAL_DISCS = (0.40, 0.46)
+DISC_BETTER = 1.3
+
 #: Chromaticity distance from the empty table that marks a die pixel at enrollment.
 MIN_CHROMA_STEP = 0.03
 
@@ -208,7 +221,9 @@ class DiceEnrollment:
             kept = [i for i in range(len(checks)) if i not in out]
             again: list[SampleCheck] = []
             try:
-                clean = build_model([self.samples[i] for i in kept], self.background, None, again)
+                # the disc learned from all the photos stands (one photo less hardly moves it)
+                clean = build_model([self.samples[i] for i in kept], self.background, None, again,
+                                    discs=(float(model.rho),))
             except ValueError:
                 break  # without those photos nothing can be learned: the checks so far stand
             for i, c in zip(kept, again):
@@ -282,11 +297,13 @@ def _two_groups(colours: np.ndarray) -> np.ndarray:
 
 def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarray | None = None,
                 progress: Callable[[Iterable], Iterable] | None = None,
-                checks: list[SampleCheck] | None = None) -> DiceModel:
+                checks: list[SampleCheck] | None = None,
+                discs: tuple[float, ...] = DISC_SHARES) -> DiceModel:
     """Learn the model from (face, frame, name) samples and the optional empty-table frame.
 
     ``checks``, when given, receives one :class:`SampleCheck` per sample, in their order: how
-    the sample reads leave-one-out (its own templates left out).
+    the sample reads leave-one-out (its own templates left out).  ``discs``: the top face's
+    disc sizes tried (die radii).
     """
     progress = progress or (lambda it: it)
     if not samples:
@@ -312,7 +329,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
     looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
     # the progress bar: a step per photo, then one per disc size tried (step 5)
-    steps = iter(progress(range(len(samples) + len(DISC_SHARES))))
+    steps = iter(progress(range(len(samples) + len(discs))))
     for i, (_face, img, name) in enumerate(samples):
         next(steps)
         small = smalls[i]
@@ -446,11 +463,11 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
                     densities=densities, floor=float(floor), size=size, die_area=die_area,
                     size_map=size_map, sample_ref=sample_ref, stretches=stretches)
     tried = []
-    for rho in DISC_SHARES:
+    for rho in discs:
         next(steps)
         tried.append(_disc_model(rho, **geometry))
     next(steps, None)   # the bar runs to its end
-    usual = max((t for t in tried if t.model.rho in USUAL_DISCS), key=lambda t: t.agreement)
+    usual = max([t for t in tried if t.model.rho in USUAL_DISCS] or tried, key=lambda t: t.agreement)
     best = max(tried, key=lambda t: t.quality)
     chosen = best if best.quality >= DISC_BETTER * usual.quality and best.quality > 0 else usual
     model, read_out, reads = chosen.model, chosen.read_out, chosen.reads
@@ -718,18 +735,6 @@ def _separation(desc: np.ndarray, face_idx: np.ndarray, die_of: np.ndarray) -> f
             gaps.append(sc[i, same].max() - sc[i, other].max())
     return float(np.mean(gaps)) if gaps else 0.0
 
-
-#: The top face's disc radius, in die radii, tried at enrollment; the usual ones (of which the
-#: one whose photos agree best is kept); and how much better another must read the photos
-#: leave-one-out (its mean lead) to be kept instead.  A picture drawn in thin lines on a
-#: sticker smaller than the face is read only by a disc inside the sticker: its edge is the
-#: same on every face and, where the disc reaches it, outweighs the lines (on the second
-#: renderer's line art, twelve boxes, the best disc read 1.65-99 times the usual one's mean
-#: lead); on art that fills the face the best reads within 1.1 times the usual (its twelve
-#: stamp and painted boxes).
-DISC_SHARES = (0.28, 0.34, 0.40, 0.46)
-USUAL_DISCS = (0.40, 0.46)
-DISC_BETTER = 1.3
 
 #: A colour whose share of the other die's silhouette is at least this part of its share of
 #: this die's is shared by both dice (a picture's colour, not a body's).
