@@ -453,8 +453,8 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     stretches: list[tuple[float, float] | None] = [stretch_of(size_map, size, b.centre) for b in found]
 
     # 5. camera geometry and the top face's disc: for each disc size, the perspective shift
-    # that makes same faces agree best; the usual disc is the larger one whose photos agree
-    # best, unless a smaller one reads them clearly better leave-one-out (the reader's own
+    # that makes same faces agree best; the usual disc is the one of USUAL_DISCS whose photos
+    # agree best, unless another reads them clearly better leave-one-out (the reader's own
     # search for the face: a picture of thin lines on a sticker agrees with itself only where
     # found to a pixel, and a disc reaching the sticker's edge sees mostly that edge, the same
     # on every face)
