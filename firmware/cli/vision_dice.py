@@ -8,7 +8,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from farmbox.vision.dice.enroll import EXPOSURES, enroll_folder, load_image
+from farmbox.vision.dice.enroll import (
+    EXPOSURES,
+    SCORE_BAND,
+    SampleCheck,
+    enroll_folder,
+    load_image,
+    weak_samples,
+)
 from farmbox.vision.dice.model import DiceModel
 from farmbox.vision.dice.reader import DiceReader, DiceReading
 
@@ -19,10 +26,20 @@ def enroll(samples: Path, model: Path) -> int:
         return tqdm(items, desc="enroll dice", unit="step", file=sys.stderr, leave=False)
 
     left_out: list[str] = []
-    learned = enroll_folder(samples, progress, left_out)
+    checks: list[SampleCheck] = []
+    learned = enroll_folder(samples, progress, left_out, checks)
     for name in left_out:
         print(f"left out {name}: the die is cut by the frame's edge (shoot it again wholly in view)",
               file=sys.stderr)
+    # the check of its own photos, as the box's guided enrollment shows it
+    for check in weak_samples(checks, learned.min_score, learned.min_margin):
+        if check.read != check.face:
+            why = f"it reads as the {check.read}"
+        elif check.score < learned.min_score + SCORE_BAND:
+            why = f"it matches the other photos of the {check.face} weakly"
+        else:
+            why = f"its {check.face} is told from the other faces by a narrow lead"
+        print(f"weak photo {check.name}: {why} (shoot it again with the {check.face} up)", file=sys.stderr)
     learned.save(model)
     n = len(learned.templates) // (1 + len(EXPOSURES))  # each photo at several exposures
     print(f"enrolled {n} photos of the dice -> {model} (accept at score >= {learned.min_score:.2f}, "

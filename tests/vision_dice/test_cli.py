@@ -202,3 +202,21 @@ def test_a_grey_scale_image_is_refused_by_each_reader_and_a_blank_one_read(model
     model = tmp_path / "cards.npz"
     assert main(["vision", "enroll", "cards", str(samples.parent), "--model", str(model)]) == 2
     assert "it has no colour" in capsys.readouterr().err and not model.exists()
+
+
+def test_enrolling_names_a_photo_of_another_face_weak(samples, tmp_path, capsys):
+    """The CLI ends with the check of its own photos, as the box's guided enrollment does: a
+    sheep put among the rabbits is named, with what it reads as."""
+    import shutil
+
+    folder = tmp_path / "SAMPLES"
+    shutil.copytree(samples, folder)
+    rabbit = sorted((folder / "rabbit").iterdir())[0]
+    shutil.copyfile(sorted((folder / "sheep").iterdir())[0], rabbit)
+    assert main(["vision", "enroll", "dice", str(folder), "--model", str(tmp_path / "dice.npz")]) == 0
+    err = capsys.readouterr().err
+    weak = [line for line in err.splitlines() if line.startswith("weak photo")]
+    assert f"weak photo {rabbit}: it reads as the sheep (shoot it again with the rabbit up)" in weak
+    # the photos as taken: none named
+    assert main(["vision", "enroll", "dice", str(samples), "--model", str(tmp_path / "good.npz")]) == 0
+    assert "weak photo" not in capsys.readouterr().err

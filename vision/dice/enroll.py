@@ -785,13 +785,16 @@ def read_samples(folder: str | Path) -> tuple[list[tuple[str, np.ndarray, str]],
 
 
 def enroll_folder(folder: str | Path, progress: Callable[[Iterable], Iterable] | None = None,
-                  left_out: list[str] | None = None) -> DiceModel:
+                  left_out: list[str] | None = None, checks: list[SampleCheck] | None = None) -> DiceModel:
     """Build a model from a SAMPLES folder.  Photos whose die is cut by the frame's edge are
-    left out (their names are added to ``left_out``); a face left without photos is an error."""
+    left out (their names are added to ``left_out``); a face left without photos is an error.
+    ``checks``, when given, receives each photo kept's leave-one-out read (:func:`build_model`)."""
     samples, background = read_samples(folder)
     while True:
         try:
-            return build_model(samples, background, progress)
+            if checks is not None:
+                checks.clear()
+            return build_model(samples, background, progress, checks)
         except CutByEdge as cut:
             gone = [samples[i] for i in cut.indexes]
             samples = [s for i, s in enumerate(samples) if i not in cut.indexes]
