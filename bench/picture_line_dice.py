@@ -29,6 +29,9 @@ from farmbox.vision.dice.model import DiceModel
 from farmbox.vision.dice.reader import DiceReader
 from tests.bench_scripts import bench_script
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pictures
+
 #: Each box's seed and table (the line style's tables in the order --style line takes them).
 BOXES = ((209, "wood"), (210, "cloth"), (211, "felt"), (212, "tiles"))
 #: Throws shown per box, and the crop round each die (frame pixels).
@@ -82,16 +85,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for seed, table in BOXES:
             tiles += _box(Path(tmp) / f"line-{table}-{seed}", seed, table)
-    w = max(t.shape[1] for t in tiles)
-    tiles = [cv2.copyMakeBorder(t, 4, 4, 4, 4 + w - t.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255))
-             for t in tiles]
-    rows = [np.hstack(tiles[i:i + THROWS]) for i in range(0, len(tiles), THROWS)]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(args.out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 82]):
-        print(f"picture_line_dice: cannot write {args.out}", file=sys.stderr)
-        return 2
-    print(args.out)
-    return 0
+    return pictures.save(args.out, pictures.grid(tiles, THROWS, margin=4), 82, "picture_line_dice")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from farmbox.vision.render import cards as card_scenes
 from tests.bench_scripts import bench_script
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pictures
+
 #: Width of each camera's tile in the picture.
 TILE_W = 480
 
@@ -39,16 +42,7 @@ def main() -> int:
         cv2.rectangle(tile, (0, 0), (TILE_W, 30), (255, 255, 255), -1)
         cv2.putText(tile, camera, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
         tiles.append(tile)
-    h = max(t.shape[0] for t in tiles)
-    tiles = [cv2.copyMakeBorder(t, 0, h - t.shape[0], 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255)) for t in tiles]
-    tiles += [np.full_like(tiles[0], 255)] * (-len(tiles) % 3)
-    rows = [np.hstack(tiles[i:i + 3]) for i in range(0, len(tiles), 3)]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(args.out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 80]):
-        print(f"picture_other_cameras: cannot write {args.out}", file=sys.stderr)
-        return 2
-    print(args.out)
-    return 0
+    return pictures.save(args.out, pictures.grid(tiles, 3), 80, "picture_other_cameras")
 
 
 if __name__ == "__main__":
