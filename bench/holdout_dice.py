@@ -245,7 +245,7 @@ def face_texture(animal: str, style: str, body: np.ndarray, corner: float = LINE
         sticker = cv2.GaussianBlur(cut.astype(np.float32), (0, 0), 1.0)[..., None]
         cream = np.array([0.85, 0.78, 0.6], np.float32)
         ink = np.array([0.12, 0.08, 0.06], np.float32)
-        smaller = cv2.getRotationMatrix2D((TEX / 2, TEX / 2), 0.0, corner / 0.62 * 0.8)  # inside it
+        smaller = cv2.getRotationMatrix2D((TEX / 2, TEX / 2), 0.0, corner / LINE_STICKER * 0.8)  # inside it
         solid = (cv2.warpAffine(animal_shape(animal), smaller, (TEX, TEX)) > 0.5).astype(np.uint8)
         ring = cv2.morphologyEx(solid, cv2.MORPH_GRADIENT, np.ones((4, 4), np.uint8)).astype(np.float32)
         ys, xs = np.nonzero(solid)
@@ -623,9 +623,9 @@ def main() -> int:
     parser.add_argument("--odd", type=at_least(0), default=12, help="scenes with a die partly out of view")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--style", choices=STYLES, help="every set in this art style (its tables in turn)")
-    parser.add_argument("--sticker", type=float, default=0.62,
+    parser.add_argument("--sticker", type=float, default=LINE_STICKER,
                         help="the line style's sticker: its corners' distance from the face's centre, "
-                             "in face radii (default 0.62)")
+                             f"in face radii (default {LINE_STICKER})")
     args = parser.parse_args()
     if not 0.2 <= args.sticker <= 0.8:
         parser.error(f"--sticker {args.sticker}: give 0.2-0.8 face radii")

@@ -57,13 +57,12 @@ def _box(folder: Path, seed: int, table: str) -> list[np.ndarray]:
     tiles = []
     for name, read in zip(scenes, reads):
         frame = cv2.imread(str(folder / "scenes" / name))
-        blobs = reader.find(frame)
+        padded = cv2.copyMakeBorder(frame, CROP, CROP, CROP, CROP, cv2.BORDER_CONSTANT, value=pictures.WHITE)
         crops = []
-        for blob in blobs:
+        for blob in reader.find(frame):
             if blob is None:
                 continue
             x, y = (int(round(c)) for c in blob.centre)
-            padded = cv2.copyMakeBorder(frame, CROP, CROP, CROP, CROP, cv2.BORDER_CONSTANT, value=(255, 255, 255))
             crops.append(padded[y + CROP // 2:y + 3 * CROP // 2, x + CROP // 2:x + 3 * CROP // 2])
         tile = np.hstack(crops) if crops else np.full((CROP, 2 * CROP, 3), 255, np.uint8)
         tile = cv2.resize(tile, None, fx=1.6, fy=1.6, interpolation=cv2.INTER_CUBIC)

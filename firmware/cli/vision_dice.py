@@ -10,11 +10,11 @@ from tqdm import tqdm
 
 from farmbox.vision.dice.enroll import (
     EXPOSURES,
-    SCORE_BAND,
     SampleCheck,
     enroll_folder,
     load_image,
     weak_samples,
+    why_weak,
 )
 from farmbox.vision.dice.model import DiceModel
 from farmbox.vision.dice.reader import DiceReader, DiceReading
@@ -33,13 +33,8 @@ def enroll(samples: Path, model: Path) -> int:
               file=sys.stderr)
     # the check of its own photos, as the box's guided enrollment shows it
     for check in weak_samples(checks, learned.min_score, learned.min_margin):
-        if check.read != check.face:
-            why = f"it reads as the {check.read}"
-        elif check.score < learned.min_score + SCORE_BAND:
-            why = f"it matches the other photos of the {check.face} weakly"
-        else:
-            why = f"its {check.face} is told from the other faces by a narrow lead"
-        print(f"weak photo {check.name}: {why} (shoot it again with the {check.face} up)", file=sys.stderr)
+        print(f"weak photo {check.name}: {why_weak(check, learned.min_score)} "
+              f"(shoot it again with the {check.face} up)", file=sys.stderr)
     learned.save(model)
     n = len(learned.templates) // (1 + len(EXPOSURES))  # each photo at several exposures
     print(f"enrolled {n} photos of the dice -> {model} (accept at score >= {learned.min_score:.2f}, "

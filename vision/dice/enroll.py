@@ -126,6 +126,15 @@ def is_weak(check: SampleCheck, min_score: float, min_margin: float) -> bool:
             or check.margin < min_margin + MARGIN_BAND)
 
 
+def why_weak(check: SampleCheck, min_score: float) -> str:
+    """Why a weak ``check``'s photo should be taken again, in a few words (:func:`is_weak`)."""
+    if check.read != check.face:
+        return f"it reads as the {check.read}"
+    if check.score < min_score + SCORE_BAND:
+        return f"it matches the other photos of the {check.face} weakly"
+    return f"its {check.face} is told from the other faces by a narrow lead"
+
+
 def weak_samples(checks: Iterable[SampleCheck], min_score: float, min_margin: float) -> list[SampleCheck]:
     """The photos whose leave-one-out reads are weak (:func:`is_weak`), in their order."""
     return [c for c in checks if is_weak(c, min_score, min_margin)]
