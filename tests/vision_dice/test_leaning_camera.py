@@ -13,6 +13,9 @@ and tables), read through the CLI as the bench does:
 * thin line drawings on cream stickers smaller than the face: read through a disc inside the
   sticker, chosen at enrollment because the photos read each other by a far larger lead
   through it (before: every throw refused, the sticker's edge outweighing the lines);
+* the same behind a camera leaning 10.5 degrees: where the top faces lie is fitted from every
+  perspective tried, not only the one where the faces agreed best before they were looked for
+  (before: the line art's geometry came out far off, every throw refused);
 * the same on stickers smaller still, pictures too small for this camera to tell apart: the
   enrollment's own photos are read wrong by clear leads, and the least lead accepted is set
   above them, so such throws are refused, not misread (before: 3 wrong in 120).
@@ -63,6 +66,15 @@ def line_art_box(tmp_path_factory) -> Path:
     over half the face, on wood; 12 throws."""
     folder = tmp_path_factory.mktemp("holdout") / "line-wood"
     bench_script("holdout_dice").write_set(folder, 201, "line", "wood", scenes=12, odd=2, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def steep_line_art_box(tmp_path_factory) -> Path:
+    """Seed 311: line art on felt behind a camera leaning 10.5 degrees with a wide lens (top
+    faces seen up to a third of the die's radius off its silhouette's centre); 12 throws."""
+    folder = tmp_path_factory.mktemp("holdout") / "line-felt-steep"
+    bench_script("holdout_dice").write_set(folder, 311, "line", "felt", scenes=12, odd=0, progress=False)
     return folder
 
 
@@ -146,3 +158,19 @@ def test_pictures_too_small_to_tell_apart_are_refused_not_misread(tiny_line_art_
     assert DiceModel.load(tmp_path / "dice.npz").min_margin > MARGIN_RANGE[1]
     # and the owner is told which photos are weak
     assert "it reads as the" in capsys.readouterr().err
+
+
+def test_thin_lines_behind_a_steep_camera_are_found_where_the_lean_puts_them(steep_line_art_box, tmp_path):
+    from farmbox.vision.dice.enroll import USUAL_DISCS
+    from farmbox.vision.dice.model import DiceModel
+
+    exact, wrong, reads = _read_set(steep_line_art_box, tmp_path)
+    # the discs inside the stickers took the perspective where the faces agreed best before
+    # they were looked for (1.08-1.12; the same box in stamp art learns 1.045-1.053): their
+    # photos read each other no better than the usual disc's, which was kept, and every throw
+    # was refused.  Fitted from every start, the smallest disc's learns 1.051 and is chosen.
+    model = DiceModel.load(tmp_path / "dice.npz")
+    assert model.rho < min(USUAL_DISCS) and 1.03 <= model.perspective <= 1.07
+    # 7 of the 12 read; not met yet: one horse seen askew is read as the pig, so ``wrong`` is
+    # not held to 0 here (docs/dice-vision.md, stop 54)
+    assert exact >= 6, [(n, r["reason"]) for n, t, r in reads if r["faces"] != t]
