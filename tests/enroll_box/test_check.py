@@ -206,3 +206,30 @@ def test_the_phone_redoes_or_finishes_like_the_buttons(box, frames):
     box.send("finish")
     box.step(timeout=0)
     assert box.finished
+
+
+def test_a_raised_margin_does_not_name_good_photos():
+    # photos read wrong raise the model's least lead past its range (up to 0.4): a photo whose
+    # own face leads clearly is not weak for that
+    assert not is_weak(check(0.9, 0.2), 0.55, 0.4)
+    assert is_weak(check(0.9, 0.1), 0.55, 0.4)
+
+
+def test_a_pig_taken_for_a_sheep_is_the_one_weak_photo():
+    """The bench's set-up that found it (``bench/bench_dice_check.py``: plain art, set-up 1, 3
+    photos a face): the pig put down for the red die's second sheep made the red pigs read as
+    the sheep too; the least lead learned from all the photos rose to 0.4, and the check then
+    named 27 of the 30 photos."""
+    from farmbox.vision.render.dice import Setup, render_background
+
+    from tests.bench_scripts import bench_script
+
+    bench = bench_script("bench_dice_check")
+    setup = Setup.from_seed(1, art="plain")
+    enrollment = DiceEnrollment(EnrollmentPlan(per_face=3))
+    enrollment.set_background(render_background(1, setup=setup))
+    while (step := enrollment.next_step()) is not None:
+        enrollment.add_sample(step.face, bench.photo(setup, 1, step, "pig-for-sheep"),
+                              f"{step.face}/{step.die}-{step.number}", step)
+    enrollment.build_model()
+    assert enrollment.weak == [Step("sheep", "red", 2)]
