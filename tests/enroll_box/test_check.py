@@ -221,7 +221,6 @@ def test_a_pig_taken_for_a_sheep_is_the_one_weak_photo():
     the sheep too; the least lead learned from all the photos rose to 0.4, and the check then
     named 27 of the 30 photos."""
     from farmbox.vision.render.dice import Setup, render_background
-
     from tests.bench_scripts import bench_script
 
     bench = bench_script("bench_dice_check")
