@@ -57,7 +57,7 @@ def coarse_grid(rho: float) -> np.ndarray:
 #: how many more where that reads no face clearly (:data:`CLEAR_LEAD`, :data:`CLEAR_MARGIN`):
 #: a rabbit whose face lay between two coarse spots matched there under a spurious spot of
 #: the sheep and one of the pig, and was read as the sheep (stamp/cloth 5, with the camera's
-#: lean learned 2 pixels off); refining every face's spot costs a third more on each die.
+#: lean learned 2 pixels off); refining three spots on every die cost a third more a frame.
 REFINED = 2
 REFINED_MORE = 2
 FINE = _grid(0.05, 1 / 60)
@@ -130,7 +130,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     """Compare a die's top face with the enrolled templates of that die's faces.
 
     The top face is where a disc best matches some enrolled top face (coarse then fine search
-    around the predicted centre). ``exclude`` leaves one template out (enrollment's
+    around the predicted centre; more spots searched finely where no face is clear). ``exclude`` leaves one template out (enrollment's
     leave-one-out calibration). A face enrolled only on the other die uses that die's photos.
     """
     disc = model.rho * float(np.sqrt(model.area_at(die, frame.shape, blob.centre) / np.pi))
@@ -163,9 +163,10 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     order = np.argsort(-face_best[np.arange(len(faces)), spots])
     distinct = list(dict.fromkeys(int(spots[i]) for i in order))
 
-    def refined(spots: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The fine search round each of ``spots``: (its offsets, their best scores per template)."""
-        offsets = np.concatenate([grid[q] + FINE for q in spots])
+    def refined(chosen: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The fine search round each of the coarse spots ``chosen``: (its offsets, their best
+        scores per template)."""
+        offsets = np.concatenate([grid[q] + FINE for q in chosen])
         return offsets, best_rotation_scores(
             spectra(polar_patches(frame, gains, centre, blob.radius, offsets, disc, stretch)), bank)
 
@@ -181,7 +182,9 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     clear = score >= model.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * model.min_margin
     if REFINED_MORE and len(distinct) > REFINED and not clear:
         # not read clearly: the next faces' spots are refined too (a face found between two
-        # coarse spots matches there less well than a spurious spot of another face does)
+        # coarse spots matches there less well than a spurious spot of another face does).
+        # At enrollment, before the thresholds are learned, that is a photo read as another
+        # face leave-one-out, as the reader would read it
         more, extra = refined(distinct[REFINED:REFINED + REFINED_MORE])
         offsets, fine = np.concatenate([offsets, more]), np.concatenate([fine, extra])
         scores = scored(offsets, fine)
