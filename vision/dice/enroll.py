@@ -525,22 +525,17 @@ def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], found: l
     # start is fitted: thin lines agree only where found to a pixel or two, and before the
     # fit they agreed best at a perspective far off theirs (a camera leaning 10 degrees:
     # every throw refused)
-    best: tuple[float, float, np.ndarray, np.ndarray] | None = None
+    tried = []      # (how well same faces agree, perspective, shift, the top faces so)
     agreement = -np.inf        # where the faces are first looked for (how the usual disc is chosen)
     for k in PERSPECTIVES:
         desc = at(float(k), np.zeros(2))
-        tried = [(_separation(desc, face_idx, die_of), float(k), np.zeros(2), desc)]
-        agreement = max(agreement, tried[0][0])
+        tried.append((_separation(desc, face_idx, die_of), float(k), np.zeros(2), desc))
+        agreement = max(agreement, tried[-1][0])
         field = _fit_top_field(samples, found, face_idx, desc, float(k), discs, stretches)
         if field is not None:
             fitted = at(*field)
             tried.append((_separation(fitted, face_idx, die_of), field[0], field[1], fitted))
-        for t in tried:
-            if best is None or t[0] > best[0]:
-                best = t
-    if best is None:
-        raise RuntimeError("no camera geometry was tried")  # the loop above always runs
-    _, perspective, shift, templates = best
+    _, perspective, shift, templates = max(tried, key=lambda t: t[0])
     templates, centres = _recentre(samples, found, face_idx, templates, perspective, shift, rho, discs, stretches)
     # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
     variants = [templates]

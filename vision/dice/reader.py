@@ -130,8 +130,9 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     """Compare a die's top face with the enrolled templates of that die's faces.
 
     The top face is where a disc best matches some enrolled top face (coarse then fine search
-    around the predicted centre; more spots searched finely where no face is clear). ``exclude`` leaves one template out (enrollment's
-    leave-one-out calibration). A face enrolled only on the other die uses that die's photos.
+    around the predicted centre; more spots searched finely where no face is clear).
+    ``exclude`` leaves one template out (enrollment's leave-one-out calibration). A face
+    enrolled only on the other die uses that die's photos.
     """
     disc = model.rho * float(np.sqrt(model.area_at(die, frame.shape, blob.centre) / np.pi))
     centre = model.top_centre(frame.shape, blob.centre)
@@ -179,8 +180,7 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     offsets, fine = refined(distinct[:REFINED])
     scores = scored(offsets, fine)
     _, score, margin = scores.best
-    clear = score >= model.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * model.min_margin
-    if REFINED_MORE and len(distinct) > REFINED and not clear:
+    if REFINED_MORE and len(distinct) > REFINED and not _clear(model, score, margin):
         # not read clearly: the next faces' spots are refined too (a face found between two
         # coarse spots matches there less well than a spurious spot of another face does).
         # At enrollment, before the thresholds are learned, that is a photo read as another
@@ -189,6 +189,11 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
         offsets, fine = np.concatenate([offsets, more]), np.concatenate([fine, extra])
         scores = scored(offsets, fine)
     return scores
+
+
+def _clear(model: DiceModel, score: float, margin: float) -> bool:
+    """Whether a top face is matched clearly (:data:`CLEAR_LEAD`, :data:`CLEAR_MARGIN`)."""
+    return score >= model.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * model.min_margin
 
 
 def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
@@ -323,7 +328,7 @@ class DiceReader:
             # parallel to the table): seen by a camera that leans (its top face further from
             # where a straight-down camera puts it), or with part of its silhouette lost in a
             # table of its colour (an outline that looks drawn out)
-            clear = score >= m.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * m.min_margin
+            clear = _clear(m, score, margin)
             if score < m.min_score and sharp < SOFT_SHARPNESS:
                 # nothing matches on dice softer than at enrollment: smeared, a person would
                 # hesitate too (whether they move is for the stillness detector)
