@@ -89,6 +89,11 @@ def test_the_pin_factory_is_named_in_the_unit(unit):
     assert "GPIOZERO_PIN_FACTORY=lgpio" in every(unit, "Service", "Environment")
 
 
+def test_the_readers_matrices_are_multiplied_on_one_thread(unit):
+    # OpenBLAS's threads beside the box's own work only wait for each other (Makefile, test)
+    assert "OPENBLAS_NUM_THREADS=1" in every(unit, "Service", "Environment")
+
+
 def test_hardening_still_reaches_the_hardware(unit):
     keys = {k for k, _ in unit["Service"]}
     assert "PrivateDevices" not in keys and "ProtectClock" not in keys
