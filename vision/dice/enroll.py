@@ -471,7 +471,9 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # found to a pixel, and a disc reaching the sticker's edge sees mostly that edge, the same
     # on every face)
     face_idx = np.array([FACES.index(f) for f in faces])
-    geometry = dict(samples=samples, found=found, faces=faces, face_idx=face_idx, die_of=die_of,
+    # each photo's white balance, once (every disc and perspective tried looks at every photo)
+    gains = [balance_gains(img) for _, img, _ in samples]
+    geometry = dict(samples=samples, gains=gains, found=found, faces=faces, face_idx=face_idx, die_of=die_of,
                     densities=densities, floor=float(floor), size=size, die_area=die_area,
                     size_map=size_map, sample_ref=sample_ref, stretches=stretches)
     tried = []
@@ -504,19 +506,21 @@ class DiscTried(NamedTuple):
     quality: float
 
 
-def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], found: list[Blob], faces: list[str],
+def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray],
+                found: list[Blob], faces: list[str],
                 face_idx: np.ndarray, die_of: np.ndarray, densities: np.ndarray, floor: float,
                 size: tuple[int, ...], die_area: np.ndarray, size_map: np.ndarray, sample_ref: np.ndarray,
                 stretches: list[tuple[float, float] | None]) -> DiscTried:
     """The model with a top-face disc of ``rho`` die radii (thresholds not yet set), how to
-    read a sample leave-one-out with it, and each sample read so."""
+    read a sample leave-one-out with it, and each sample read so (``gains``: each sample's
+    :func:`balance_gains`)."""
     discs = rho * sample_ref
 
     def at(k: float, shift: np.ndarray) -> np.ndarray:
         """Each photo's top face as the camera geometry ``k``, ``shift`` puts it."""
-        return np.stack([polar_patches(img, balance_gains(img), _centre(img, b, k, shift), b.radius,
+        return np.stack([polar_patches(img, g, _centre(img, b, k, shift), b.radius,
                                        np.zeros((1, 2), np.float32), float(disc), st)[0]
-                         for (_, img, _), b, disc, st in zip(samples, found, discs, stretches)])
+                         for (_, img, _), g, b, disc, st in zip(samples, gains, found, discs, stretches)])
 
     # the camera geometry: from each perspective tried, where each photo's top face really is
     # (a leaning camera shifts them all the same way) is looked for and fitted
@@ -531,19 +535,19 @@ def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], found: l
         desc = at(float(k), np.zeros(2))
         tried.append((_separation(desc, face_idx, die_of), float(k), np.zeros(2), desc))
         agreement = max(agreement, tried[-1][0])
-        field = _fit_top_field(samples, found, face_idx, desc, float(k), discs, stretches)
+        field = _fit_top_field(samples, gains, found, face_idx, desc, float(k), discs, stretches)
         if field is not None:
             fitted = at(*field)
             tried.append((_separation(fitted, face_idx, die_of), field[0], field[1], fitted))
     _, perspective, shift, templates = max(tried, key=lambda t: t[0])
-    templates, centres = _recentre(samples, found, face_idx, templates, perspective, shift, rho, discs, stretches)
+    templates, centres = _recentre(samples, gains, found, face_idx, templates, perspective, shift, rho, discs,
+                                   stretches)
     # the same faces under a brighter and a dimmer exposure (a bright face clips to white)
     variants = [templates]
     for exposure in EXPOSURES:
         variants.append(np.stack([
-            polar_patches(img, balance_gains(img) * exposure, c, b.radius, np.zeros((1, 2), np.float32),
-                          float(disc), st)[0]
-            for (_, img, _), b, c, disc, st in zip(samples, found, centres, discs, stretches)]))
+            polar_patches(img, g * exposure, c, b.radius, np.zeros((1, 2), np.float32), float(disc), st)[0]
+            for (_, img, _), g, b, c, disc, st in zip(samples, gains, found, centres, discs, stretches)]))
     n = len(samples)
 
     model = DiceModel(
@@ -560,7 +564,7 @@ def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], found: l
         face, img, name = samples[i]
         die = DICE[int(die_of[i])]
         out = [i, *left_out]
-        fs = score_faces(model, img, balance_gains(img), found[i], int(die_of[i]),
+        fs = score_faces(model, img, gains[i], found[i], int(die_of[i]),
                          exclude=np.concatenate([np.arange(j, len(model.templates), n) for j in out]))
         if face not in fs.scores or all(faces[j] != face for j in range(n) if j not in out):
             return SampleCheck(name, face, die, None, float("nan"), float("nan"))
@@ -660,7 +664,8 @@ LEAN_SEARCH = 0.32
 LEAN_PHOTOS = 8
 
 
-def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
+def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray], found: list[Blob],
+                   face_idx: np.ndarray,
                    templates: np.ndarray, perspective: float, discs: np.ndarray,
                    stretches: list[tuple[float, float] | None]) -> tuple[float, np.ndarray] | None:
     """The perspective and shift that put each photo's top face where it best matches the other
@@ -674,17 +679,16 @@ def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], found: list[Blob]
     wide = _grid(LEAN_SEARCH, 0.08)
     bank = spectra(templates)
     rows, moves = [], []
-    for i, ((_, img, _), b) in enumerate(zip(samples, found)):
+    for i, ((_, img, _), g, b) in enumerate(zip(samples, gains, found)):
         peers = np.flatnonzero(face_idx == face_idx[i])
         peers = peers[peers != i]
         if len(peers) == 0:
             continue
         centre = _centre(img, b, perspective)
-        gains = balance_gains(img)
-        sc = best_rotation_scores(spectra(polar_patches(img, gains, centre, b.radius, wide, float(discs[i]),
+        sc = best_rotation_scores(spectra(polar_patches(img, g, centre, b.radius, wide, float(discs[i]),
                                                         stretches[i])), bank[peers]).mean(axis=1)
         near = wide[int(np.argmax(sc))] + FINE
-        sc = best_rotation_scores(spectra(polar_patches(img, gains, centre, b.radius, near, float(discs[i]),
+        sc = best_rotation_scores(spectra(polar_patches(img, g, centre, b.radius, near, float(discs[i]),
                                                         stretches[i])), bank[peers]).mean(axis=1)
         top = np.array(centre) + near[int(np.argmax(sc))] * b.radius
         h, w = img.shape[:2]
@@ -708,7 +712,8 @@ def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], found: list[Blob]
     return k, np.clip(fit[1:], -0.2, 0.2)
 
 
-def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], face_idx: np.ndarray,
+def _recentre(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray], found: list[Blob],
+              face_idx: np.ndarray,
               templates: np.ndarray, perspective: float, shift: np.ndarray, rho: float, discs: np.ndarray,
               stretches: list[tuple[float, float] | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
@@ -722,14 +727,14 @@ def _recentre(samples: list[tuple[str, np.ndarray, str]], found: list[Blob], fac
     bank = spectra(templates)
     out = templates.copy()
     centres: list[tuple[float, float]] = []
-    for i, ((_, img, _), b) in enumerate(zip(samples, found)):
+    for i, ((_, img, _), g, b) in enumerate(zip(samples, gains, found)):
         peers = np.flatnonzero(face_idx == face_idx[i])
         peers = peers[peers != i]
         centre = _centre(img, b, perspective, shift)
         if len(peers) == 0:
             centres.append(centre)
             continue
-        desc = polar_patches(img, balance_gains(img), centre, b.radius, offsets, float(discs[i]), stretches[i])
+        desc = polar_patches(img, g, centre, b.radius, offsets, float(discs[i]), stretches[i])
         sc = best_rotation_scores(spectra(desc), bank[peers]).mean(axis=1)
         best = int(np.argmax(sc))
         out[i] = desc[best]
