@@ -261,31 +261,33 @@ def _chromaticity(img: np.ndarray) -> np.ndarray:
     return img[..., 1:] / s  # g, r
 
 
-def _die_mask(sample: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Working-image mask of the one die in an enrollment photo: its colour differs from the table's."""
-    a = balanced(shrink(sample), balance_gains(sample))
-    b = balanced(background, None)
-    step = np.abs(_chromaticity(a) - _chromaticity(b)).sum(axis=2)
-    step[(a.sum(axis=2) < 45)] = 0
+def _die_mask(small: np.ndarray, table_chroma: np.ndarray) -> np.ndarray:
+    """Working-image mask of the one die in an enrollment photo (``small``: the photo in the
+    working image, white-balanced): its colour differs from the table's (``table_chroma``)."""
+    step = np.abs(_chromaticity(small) - table_chroma).sum(axis=2)
+    step[(small.sum(axis=2) < 45)] = 0
     u8 = np.clip(step * 1000, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(u8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     return step > max(MIN_CHROMA_STEP, otsu / 1000)
 
 
-def _working_table(samples: list[tuple[str, np.ndarray, str]], background: np.ndarray | None
-                   ) -> tuple[list[np.ndarray], np.ndarray]:
-    """The samples and the empty table in the working image, white-balanced (without an
-    empty-table photo the table is the samples' median: each die lies somewhere else)."""
-    smalls = [balanced(shrink(img), balance_gains(img)) for _, img, _ in samples]
+def _working_table(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray],
+                   background: np.ndarray | None) -> tuple[list[np.ndarray], np.ndarray]:
+    """The samples and the empty table in the working image, white-balanced (``gains``: each
+    sample's :func:`balance_gains`; without an empty-table photo the table is the samples'
+    median: each die lies somewhere else)."""
+    smalls = [balanced(shrink(img), g) for (_, img, _), g in zip(samples, gains)]
     if background is not None:
         return smalls, balanced(shrink(background), balance_gains(background))
     return smalls, np.median(np.stack(smalls), axis=0).astype(np.float32)
 
 
-def _found_die(sample: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, Blob | None]:
-    """The die's mask in an enrollment photo and its silhouette (None when none is seen)."""
-    body = _die_mask(sample, table)
-    return body, blob_of(body, work_scale(sample), min_area=(0.02 * sample.shape[1]) ** 2)
+def _found_die(small: np.ndarray, table_chroma: np.ndarray, scale: float, width: int
+               ) -> tuple[np.ndarray, Blob | None]:
+    """The die's mask in an enrollment photo (``small``, :func:`_die_mask`; ``scale``: the
+    working image's, ``width``: the photo's) and its silhouette (None when none is seen)."""
+    body = _die_mask(small, table_chroma)
+    return body, blob_of(body, scale, min_area=(0.02 * width) ** 2)
 
 
 #: A die touching the frame's edge and showing less than this share of the usual die's area
@@ -339,7 +341,10 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     if background is not None and background.shape[:2] != size:
         raise ValueError("the background is not the same size as the samples")
 
-    smalls, bg = _working_table(samples, background)
+    # each photo's white balance, once (every disc and perspective tried looks at every photo)
+    gains = [balance_gains(img) for _, img, _ in samples]
+    smalls, bg = _working_table(samples, gains, background)
+    table_chroma = _chromaticity(balanced(bg, None))
     scale = work_scale(samples[0][1])
 
     # 1. one die per photo, against the empty table
@@ -353,7 +358,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     for i, (_face, img, name) in enumerate(samples):
         next(steps)
         small = smalls[i]
-        body, blob = _found_die(img, bg)
+        body, blob = _found_die(small, table_chroma, scale, img.shape[1])
         if blob is None:
             raise ValueError(f"sample {name}: no die found on the table")
         hull = np.zeros(body.shape, np.uint8)
@@ -479,8 +484,6 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # found to a pixel, and a disc reaching the sticker's edge sees mostly that edge, the same
     # on every face)
     face_idx = np.array([FACES.index(f) for f in faces])
-    # each photo's white balance, once (every disc and perspective tried looks at every photo)
-    gains = [balance_gains(img) for _, img, _ in samples]
     geometry = dict(samples=samples, gains=gains, found=found, faces=faces, face_idx=face_idx, die_of=die_of,
                     densities=densities, floor=float(floor), size=size, die_area=die_area,
                     size_map=size_map, sample_ref=sample_ref, stretches=stretches)
