@@ -612,6 +612,19 @@ def read_frame(model: ColourDiceModel, image: np.ndarray, cards: Sequence[np.nda
             found_at[name] = (seen, found)
         if results[name][0] is not None:
             read_at[name] = (seen, found[0])
+            if name == names[0]:
+                # the dark die read: its place is its top face's (its blob may take in the
+                # shadow of the pale die touching it, and its centre lean that way)
+                dark_centre = _mark_of(model, name, read_at[name])[1]
+    if len(names) == 2 and placed is None and names[1] in read_at:
+        seen, blob = read_at[names[1]]
+        patch = _top_face(seen, model, names[1], blob)
+        if patch is not None and _on_the_other_die(seen, blob, patch, model, names[1]):
+            # the dark die not found, and the pale die's mark printed on a dark body: the pale
+            # die's blob took in the dark die (a thin frame round a painted face), and its mark
+            # is the dark die's
+            results[names[1]] = (None, 0.0, "top face colour not seen")
+            del read_at[names[1]]
     if len(names) == 2 and placed is None and pale_found is not None:
         # the pale die found, not the dark one: a dark body that is a thin frame round faces
         # painted to their edges, touching the pale die, made one hull with it
