@@ -14,7 +14,7 @@ import pytest
 
 from farmbox.firmware.cli import main
 from farmbox.vision.colour_dice import enroll, read_frame
-from farmbox.vision.colour_dice.find import masked_median, prepare
+from farmbox.vision.colour_dice.find import _nan_median, masked_median, prepare
 from farmbox.vision.colour_dice.read import CARD_FACES, cards_away
 from tests.bench_scripts import bench_script
 
@@ -150,6 +150,21 @@ def test_the_light_field_ignores_the_hidden_cells_and_keeps_a_die_outvoted():
     # all hidden: the cells as they are
     assert np.array_equal(masked_median(cells, np.ones_like(hidden)), cells)
 
+
+
+def test_the_light_fields_median_is_numpys_nanmedian():
+    """The median the light field takes of each square of cells, the hidden ones left out, is
+    ``np.nanmedian``'s to the bit: odd and even counts of cells voting, and none."""
+    rng = np.random.default_rng(11)
+    rows = rng.standard_normal((400, 3, 25)).astype(np.float32)
+    for k, row in enumerate(rows):
+        row[:, rng.random(25) < k / 400] = np.nan           # 0 to 25 cells hidden
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanmedian(rows, axis=-1)
+    got = _nan_median(rows)
+    assert got.dtype == np.float32
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.isnan(got).any() and (~np.isnan(got)).sum() > 1000
 
 def test_cards_is_for_the_colour_dice_only(tmp_path, capsys):
     image = tmp_path / "frame.png"

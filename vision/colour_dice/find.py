@@ -116,11 +116,22 @@ def masked_median(cells: np.ndarray, hidden: np.ndarray, k: int = 5) -> np.ndarr
         if k >= 2 * max(hidden.shape) + 1:
             enough[:] = True                         # the whole grid: all there is
         if enough.any():
-            with np.errstate(all="ignore"):
-                out[ys[enough], xs[enough]] = np.nanmedian(near[enough], axis=(-2, -1))
+            out[ys[enough], xs[enough]] = _nan_median(near[enough].reshape(*near[enough].shape[:2], -1))
             todo[ys[enough], xs[enough]] = False
         k += 2
     return out
+
+
+def _nan_median(rows: np.ndarray) -> np.ndarray:
+    """The median of each row of ``rows`` (N x C x M, float32) leaving NaN out, NaN where a row
+    is all NaN: ``np.nanmedian(rows, axis=-1)``'s values, without its masked arrays (three
+    quarters of the light's time)."""
+    ordered = np.sort(rows, axis=-1)                 # NaN last
+    n = (~np.isnan(rows)).sum(axis=-1)
+    lo = np.take_along_axis(ordered, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
+    hi = np.take_along_axis(ordered, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
+    out = np.where(n % 2 == 1, lo, (lo + hi) / np.float32(2))
+    return np.where(n > 0, out, np.float32(np.nan))
 
 
 #: A light-field cell more than this share under cards (kept out) takes its gain from the
