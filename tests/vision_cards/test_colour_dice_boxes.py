@@ -140,4 +140,3 @@ def test_an_orange_face_beside_a_clipped_linen_is_read_in_the_cloths_light(tmp_p
     # and of all 160 dice, 159 were read (the black die of throw 65 not found: the white die's
     # blob took in its painted face, and the white die was read from it); all now
     assert read_all == 160, read_all
-

@@ -151,7 +151,6 @@ def test_the_light_field_ignores_the_hidden_cells_and_keeps_a_die_outvoted():
     assert np.array_equal(masked_median(cells, np.ones_like(hidden)), cells)
 
 
-
 def test_the_light_fields_median_is_numpys_nanmedian():
     """The median the light field takes of each square of cells, the hidden ones left out, is
     ``np.nanmedian``'s to the bit: odd and even counts of cells voting, and none."""
@@ -165,6 +164,7 @@ def test_the_light_fields_median_is_numpys_nanmedian():
     assert got.dtype == np.float32
     assert np.array_equal(got, want, equal_nan=True)
     assert np.isnan(got).any() and (~np.isnan(got)).sum() > 1000
+
 
 def test_cards_is_for_the_colour_dice_only(tmp_path, capsys):
     image = tmp_path / "frame.png"

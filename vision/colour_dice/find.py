@@ -116,7 +116,8 @@ def masked_median(cells: np.ndarray, hidden: np.ndarray, k: int = 5) -> np.ndarr
         if k >= 2 * max(hidden.shape) + 1:
             enough[:] = True                         # the whole grid: all there is
         if enough.any():
-            out[ys[enough], xs[enough]] = _nan_median(near[enough].reshape(*near[enough].shape[:2], -1))
+            voting = near[enough]
+            out[ys[enough], xs[enough]] = _nan_median(voting.reshape(*voting.shape[:2], -1))
             todo[ys[enough], xs[enough]] = False
         k += 2
     return out
