@@ -140,3 +140,19 @@ def test_an_orange_face_beside_a_clipped_linen_is_read_in_the_cloths_light(tmp_p
     # and of all 160 dice, 159 were read (the black die of throw 65 not found: the white die's
     # blob took in its painted face, and the white die was read from it); all now
     assert read_all == 160, read_all
+
+
+def test_a_yellow_face_in_the_shade_is_read_yellow(tmp_path, capsys):
+    """A face turned from the lamp is darker, its colour much the same: the black die's yellow
+    in the shade (Lab L 40 under its enrolled shots) lay as near the enrolled orange as the
+    yellow while lightness counted a third as much as the colour, and was refused "yellow?"."""
+    wrong = yellow = yellow_read = 0
+    for read, truth, _ in _read_box(tmp_path, capsys, 24, "pips", "felt", 70):
+        wrong += sum(read[d] not in (None, c) for d, c in truth.items())
+        for die, colour in truth.items():
+            if colour == "yellow":
+                yellow += 1
+                yellow_read += read[die] == "yellow"
+    # 26 yellow faces in these 70 throws: 25 read before (throw 52's black die "yellow?")
+    assert wrong == 0
+    assert yellow >= 20 and yellow_read == yellow, (yellow_read, yellow)

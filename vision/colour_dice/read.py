@@ -44,6 +44,14 @@ FAR = 45.0
 DIE_SPREAD = 2.2
 #: How much more colour (times GREY_CHROMA) a white die's body may show than a black one's.
 WHITE_TINT = 1.6
+#: The weight of lightness (Lab L, squared) against the colour (a and b) in how far a mark lies
+#: from an enrolled one.  A face turned from the lamp or in the other die's shadow is darker,
+#: its colour much the same: a yellow face 40 darker than its enrolled shots (L 174 against
+#: 212-218, a and b 2 and 10 off) lay as near the enrolled orange (L 164-183, a 25 off) at 0.35,
+#: and was refused "yellow?".  At 0.2 and 0.1, 38 boxes of the second renderer read 9094 ->
+#: 9101 and 9104 of 9120 dice (every "unsure" but one gone), the 18 boxes with cards 4300 ->
+#: 4307 at 0.1, our renderer's seven sets 4171 -> 4174 and 4176; no die read wrong at any.
+LIGHTNESS = 0.1
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 
@@ -77,7 +85,7 @@ def read_image(path: Path | str) -> np.ndarray:
 
 
 def _distance(f: tuple[float, ...], g: tuple[float, ...]) -> float:
-    return float(np.sqrt(0.35 * (f[0] - g[0]) ** 2 + (f[1] - g[1]) ** 2 + (f[2] - g[2]) ** 2))
+    return float(np.sqrt(LIGHTNESS * (f[0] - g[0]) ** 2 + (f[1] - g[1]) ** 2 + (f[2] - g[2]) ** 2))
 
 
 def classify(die: DieModel, feature: tuple[float, float, float]) -> tuple[str, float]:
