@@ -38,13 +38,15 @@ check: $(STAMP) $(SRC)/farmbox/__init__.py
 	PYTHONPATH=$(SRC) $(VENV)/bin/lint-imports --no-cache
 	PYTHONPATH=$(SRC) $(VENV)/bin/mypy $(SRC)/farmbox
 
-# Debian's packages the table view's and the league's tests drive (a real broker, a real browser).
+# Debian's packages the table view's and the league's tests drive (a real broker, a real browser),
+# and the installer's script checker.
 SYSPKG := $(VENV)/.system-packages
 $(SYSPKG):
 	@missing=""; \
 	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null || missing="$$missing mosquitto"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
+	command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
 	if [ -n "$$missing" ]; then echo "installing$$missing with apt-get" >&2; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; fi
