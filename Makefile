@@ -39,7 +39,7 @@ check: $(STAMP) $(SRC)/farmbox/__init__.py
 	PYTHONPATH=$(SRC) $(VENV)/bin/mypy $(SRC)/farmbox
 
 # Debian's packages the table view's and the league's tests drive (a real broker, a real browser),
-# and the installer's script checker.
+# the installer's script checker and systemd's unit checker.
 SYSPKG := $(VENV)/.system-packages
 $(SYSPKG):
 	@missing=""; \
@@ -47,6 +47,7 @@ $(SYSPKG):
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
+	command -v systemd-analyze >/dev/null || missing="$$missing systemd"; \
 	if [ -n "$$missing" ]; then echo "installing$$missing with apt-get" >&2; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; fi
