@@ -8,6 +8,7 @@ import pytest
 
 from farmbox.firmware.cli import main
 from farmbox.vision.colour_dice import ModelError, enroll, load_model, read_frame, read_image, save_model
+from farmbox.vision.colour_dice.find import CLIPPED, prepare, shrink
 from farmbox.vision.render.colour_dice import COLOURS, enrollment_samples, scene
 
 
@@ -213,6 +214,68 @@ def test_a_stripe_clipped_in_the_table_shot_does_not_hide_the_black_die(tmp_path
         assert read_frame(m, s.image).dice["black"] == s.dice["black"], seed
 
 
+@pytest.fixture(scope="module")
+def striped_box(tmp_path_factory):
+    """Our renderer's striped cloth under the box's fixed camera, enrolled as bench_cards does."""
+    root = tmp_path_factory.mktemp("striped")
+    enrollment_samples(root, per_colour=3, seed=4242, table_kind="striped", table_seed=61_777_777)
+    return enroll(root)
+
+
+def test_an_orange_face_lit_past_the_tables_light_keeps_its_hue(striped_box):
+    """A frame shot darker than the table shot is relit brighter; an orange face lit more
+    strongly than the table round it then has its red past 255.  Clipped there, its green
+    alone grew with the light and it turned yellow: the black die's orange was "orange?" on
+    this striped cloth (and on a wood table, below).  Brought down whole, it keeps its hue."""
+    m = striped_box
+    s = scene(61_000_252, table_kind="striped", table_seed=61_777_777)
+    assert s.dice["black"] == "orange"
+    # the case: the relit red on the black die's face passes 255, the camera's did not clip
+    frame = prepare(s.image, m.table)
+    clipped = shrink(s.image) >= CLIPPED
+    assert frame.unclipped is not None
+    x, y = (round(v * frame.scale) for v in s.centres["black"])
+    reach = round(0.3 * m.dice["black"].side_px)
+    face = (slice(y - reach, y + reach + 1), slice(x - reach, x + reach + 1))
+    assert (frame.unclipped[face][..., 2] > 255).mean() > 0.3 and clipped[face][..., 2].mean() < 0.1
+    assert read_frame(m, s.image).dice == s.dice
+    # and no die beside it read wrong
+    for seed in range(61_000_180, 61_000_200):
+        s = scene(seed, table_kind="striped", table_seed=61_777_777)
+        assert all(got in (None, s.dice[d]) for d, got in read_frame(m, s.image).dice.items()), seed
+
+
+def test_a_white_body_the_camera_clipped_stays_white_in_any_light(striped_box):
+    """A white die's body the camera clipped in every channel, the frame bluer than the table
+    shot there: divided by the light's gain it took a tint (B 202, G 252, R 211), its chroma
+    passed the mark's threshold, and the whole top face round the blue disc was taken for a
+    pale green mark: "green?" where a person sees a blue disc at a glance.  Clipped in every
+    channel, a pixel is white in any light."""
+    m = striped_box
+    for seed in (61_000_234, 61_000_067):
+        s = scene(seed, table_kind="striped", table_seed=61_777_777)
+        frame = prepare(s.image, m.table)
+        x, y = (round(v * frame.scale) for v in s.centres["white"])
+        reach = round(0.45 * m.dice["white"].side_px)
+        near = (slice(y - reach, y + reach + 1), slice(x - reach, x + reach + 1))
+        # the case: much of the die clipped in every channel, and white once relit
+        white = (shrink(s.image) >= CLIPPED)[near].all(axis=2)
+        assert white.mean() > 0.2, seed
+        assert (frame.bgr[near][white] == 255).all(), seed
+        assert read_frame(m, s.image).dice == s.dice, seed
+
+
+def test_a_white_body_clipped_and_an_orange_lit_past_the_light_on_a_wood_table(tmp_path):
+    """The two cases above on a wood table with tile art: the white die's purple face was read
+    red (its clipped body tinted by the light divided out), twice its orange "yellow?" and
+    its purple "green?", and the black die's orange "orange?" (its red relit past 255)."""
+    enrollment_samples(tmp_path, per_colour=3, seed=4242, table_kind="wood", art="tile", table_seed=61_777_777)
+    m = enroll(tmp_path)
+    for seed in (61_000_058, 61_000_015, 61_000_179, 61_000_133):
+        s = scene(seed, table_kind="wood", art="tile", table_seed=61_777_777)
+        assert read_frame(m, s.image).dice == s.dice, seed
+
+
 def test_one_fixed_table_gives_its_own_table_shot_and_another_table_is_not_used(white_cloth, model, tmp_path):
     import shutil
     root = tmp_path / "no_table_shot"
@@ -224,7 +287,6 @@ def test_one_fixed_table_gives_its_own_table_shot_and_another_table_is_not_used(
     s = scene(910_100, table_kind="white", table_seed=5150)
     assert read_frame(m, s.image).dice["black"] == s.dice["black"]
     # a frame of another, striped table: the table shot is not used (no flood of foreground)
-    from farmbox.vision.colour_dice.find import prepare
     other = scene(910_101, table_kind="striped")
     assert prepare(other.image, m.table).relit is False
     assert prepare(s.image, m.table).relit is True

@@ -41,6 +41,9 @@ class Frame:
     #: The foreground before die-sized parts were made convex, and the size limit used.
     loose: np.ndarray | None = None
     die_area: float = 0.0
+    #: float32 BGR, the relit frame before it was clipped at 255 (None: not relit): a colour
+    #: the light divided out brought past 255 keeps its hue here (:func:`patch_colour`).
+    unclipped: np.ndarray | None = None
 
     def without(self, keep_out: np.ndarray, join: int = 5) -> "Frame":
         """This frame with the pixels of ``keep_out`` (bool) taken out of the foreground; the
@@ -153,7 +156,8 @@ OFF_WIDE = 9
 def relight(small: np.ndarray, table: np.ndarray,
             away: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``small`` (work-size BGR) under the light of the empty-table shot ``table`` (divided by
-    the smooth per-channel gain field that maps the table shot onto it), and the empty table
+    the smooth per-channel gain field that maps the table shot onto it; float, not clipped at
+    255: a face lit more strongly than the table round it goes past it), and the empty table
     as this frame's camera would show it (the table shot times that field, clipped where the
     camera clips: a lamp's glare on a pale cloth then cancels instead of looking like a die).
     ``away`` (bool, work size): pixels that are not the table (cards), left out of the light."""
@@ -190,12 +194,18 @@ def relight(small: np.ndarray, table: np.ndarray,
         coarse = masked_median(cell_gain, off) if off.any() else \
             cv2.merge([cv2.medianBlur(np.ascontiguousarray(cell_gain[..., i]), 5) for i in range(3)])
     gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
-    relit = np.clip(f / gain - 1.0, 0, 255).astype(np.uint8)
+    unclipped = f / gain - 1.0
+    # a pixel the camera clipped is at least so bright, not how bright: clipped as before,
+    # and one it clipped in every channel is white in any light (divided by a tinted gain, a
+    # white die's clipped body took the light's tint and was taken for a pale green mark)
+    clipped = small >= CLIPPED
+    unclipped = np.where(clipped.any(axis=2, keepdims=True), np.minimum(unclipped, 255.0), unclipped)
+    unclipped[clipped.all(axis=2)] = 255.0
     lit_table = np.clip(t * gain - 1.0, 0, 255)
     # where the table shot clipped, the table is at least that bright: a frame brighter there
     # is the table, not a die
     expected = np.where((table >= CLIPPED) & (small > lit_table), small, lit_table).astype(np.uint8)
-    return relit, expected
+    return unclipped, expected
 
 
 def _lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -217,7 +227,8 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         raise ValueError(f"the mask kept out is {away.shape[1]}x{away.shape[0]}, the frame "
                          f"{small.shape[1]}x{small.shape[0]} at work size")
     if table is not None and table.shape == small.shape:
-        relit, expected = relight(small, table, away)
+        unclipped, expected = relight(small, table, away)
+        relit = np.clip(unclipped, 0, 255).astype(np.uint8)
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
         # smoothed before they are compared: a pixel's noise then cancels instead of adding to
         # the difference (a dim lamp's noise made every pixel differ by 7-9)
@@ -238,7 +249,7 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
             loose = enclosed(fg)
             return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
                          table_lab=cv2.cvtColor(table, cv2.COLOR_BGR2LAB), loose=loose,
-                         die_area=limit)
+                         die_area=limit, unclipped=unclipped)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     grid = (max(8, ww // 12), max(6, hh // 12))
@@ -503,8 +514,24 @@ def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[
     if core.sum() >= 6:
         patch = core
     pix = frame.lab[blob.window][patch].astype(np.float32)
+    if frame.unclipped is not None:
+        bright = frame.unclipped[blob.window][patch]
+        over = (bright > 255).any(axis=1)
+        if over.any():
+            pix[over] = _hue_kept(bright[over])
     lightness, green_red, blue_yellow = (float(x) for x in np.median(pix, axis=0))
     return ((lightness, green_red, blue_yellow), share)
+
+
+def _hue_kept(bgr: np.ndarray) -> np.ndarray:
+    """BGR pixels (N x 3, float, some past 255) as Lab (8-bit scale, float), each past 255
+    brought down to it whole instead of clipped channel by channel: an orange face lit more
+    strongly than the table round it has its red past 255 once relit, and clipped, its green
+    alone grew with the light and it turned yellow."""
+    top = np.maximum(bgr.max(axis=1, keepdims=True), 255.0)
+    x = (np.clip(bgr, 0, None) * (255.0 / top) / 255.0).astype(np.float32).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(x, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    return lab * np.array([255 / 100, 1, 1], np.float32) + np.array([0, 128, 128], np.float32)
 
 
 def patch_surround(frame: Frame, blob: DieBlob, patch: np.ndarray) -> float | None:

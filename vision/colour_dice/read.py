@@ -95,7 +95,7 @@ def classify(die: DieModel, feature: tuple[float, float, float]) -> tuple[str, f
         return "", 0.0
     d1, best = dists[0]
     d2 = dists[1][0] if len(dists) > 1 else FAR * 2
-    conf = 1.0 - d1 / max(d2, 1e-6)
+    conf = (d2 - d1) / max(d2, 1e-6)  # two colours as near: 0
     if d1 > FAR:
         conf *= FAR / d1
     return best, float(max(0.0, min(1.0, conf)))
