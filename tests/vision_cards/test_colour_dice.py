@@ -83,6 +83,21 @@ def test_model_round_trip_and_errors(model, tmp_path):
     p.write_text(json.dumps(good))
     with pytest.raises(ModelError, match="'table'"):
         load_model(p)
+    # each colour's mark share: kept, checked, and optional (a model written before it)
+    assert set(model.dice["white"].colour_shares) == set(model.dice["white"].samples)
+    assert all(0 < v <= 1 for v in model.dice["white"].colour_shares.values())
+    for bad in ({"red": 1.5}, {"red": float("nan")}, {"teal": 0.1}):
+        data = model.to_json()
+        data["dice"]["white"]["colour_shares"] = bad
+        p.write_text(json.dumps(data))
+        with pytest.raises(ModelError, match="'white' field 'colour_shares' holds"):
+            load_model(p)
+    data = model.to_json()
+    for d in data["dice"].values():
+        del d["colour_shares"]
+    p.write_text(json.dumps(data))
+    older = load_model(p)
+    assert older.dice["white"].colour_shares == {} and older.dice["white"].mark_share == model.dice["white"].mark_share
     with pytest.raises(OSError):
         load_model(tmp_path / "absent.json")
     with pytest.raises(ValueError, match="cannot read image .*: not an image"):

@@ -198,9 +198,10 @@ def relight(small: np.ndarray, table: np.ndarray,
     # a pixel the camera clipped is at least so bright, not how bright: clipped as before,
     # and one it clipped in every channel is white in any light (divided by a tinted gain, a
     # white die's clipped body took the light's tint and was taken for a pale green mark)
-    clipped = small >= CLIPPED
-    unclipped = np.where(clipped.any(axis=2, keepdims=True), np.minimum(unclipped, 255.0), unclipped)
-    unclipped[clipped.all(axis=2)] = 255.0
+    b, g, r = cv2.split(small)
+    some = cv2.max(cv2.max(b, g), r) >= CLIPPED
+    unclipped[some] = np.minimum(unclipped[some], 255.0)
+    unclipped[cv2.min(cv2.min(b, g), r) >= CLIPPED] = 255.0
     lit_table = np.clip(t * gain - 1.0, 0, 255)
     # where the table shot clipped, the table is at least that bright: a frame brighter there
     # is the table, not a die

@@ -39,6 +39,9 @@ class DieModel:
     samples: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
     #: Typical share of the die's outline covered by the top face's mark (0: unknown).
     mark_share: float = 0.0
+    #: ... and the largest of each colour's enrolled marks (colour -> share; a colour missing:
+    #: ``mark_share``).
+    colour_shares: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -61,6 +64,7 @@ class ColourDiceModel:
             "format": FORMAT, "version": VERSION, "frame_width": self.frame_width, "table": table,
             "dice": {
                 name: {"body": list(d.body), "side_px": d.side_px, "mark_share": d.mark_share,
+                       "colour_shares": dict(d.colour_shares),
                        "samples": {k: [list(v) for v in vs] for k, vs in d.samples.items()}}
                 for name, d in self.dice.items()
             },
@@ -95,11 +99,17 @@ class ColourDiceModel:
                     raise ModelError(f"{source}: die {name!r} field 'mark_share' is {share!r}, expected 0..1")
                 if not samples or any(not vs for vs in samples.values()):
                     raise ModelError(f"{source}: die {name!r} field 'samples' has a colour with no sample")
+                # optional (models written before it read every colour by the die's share)
+                shares = {str(k): float(v) for k, v in d.get("colour_shares", {}).items()}
+                for colour, value in shares.items():
+                    if colour not in samples or not math.isfinite(value) or not 0.0 <= value <= 1.0:
+                        raise ModelError(f"{source}: die {name!r} field 'colour_shares' holds {colour!r}: "
+                                         f"{value!r}, expected an enrolled colour and 0..1")
                 # every colour was checked above to hold three values
                 lab_body = (body[0], body[1], body[2])
                 lab_samples = {k: [(v[0], v[1], v[2]) for v in vs] for k, vs in samples.items()}
                 dice[name] = DieModel(lab_body, float(d["side_px"]), lab_samples,
-                                      float(d.get("mark_share", 0.0)))
+                                      float(d.get("mark_share", 0.0)), shares)
             width = data.get("frame_width", 960)
             if isinstance(width, bool) or not isinstance(width, int) or not 16 <= width <= 20000:
                 raise ModelError(f"{source}: field 'frame_width' is {width!r}, expected 16..20000")

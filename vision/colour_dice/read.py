@@ -282,6 +282,19 @@ def _least_mark(die: DieModel) -> float:
     return max(0.05, 0.45 * die.mark_share)
 
 
+def _least_mark_of(die: DieModel, colour: str | None) -> float:
+    """:func:`_least_mark` for a mark read as ``colour``, lower where even the largest of that
+    colour's enrolled marks is smaller than the die's median (``None``: the least of any
+    colour).  The second renderer's green pips have paler rims and cover 0.06-0.12 of the die
+    where its other colours cover 0.09-0.24: a green top face was "not seen" at 0.052-0.066
+    where 0.053-0.069 was asked.  (The median of a colour's marks instead let a painted red
+    side face, one enrolled red mark at 0.20, be read as the top face.)"""
+    shares = die.colour_shares
+    share = min([die.mark_share, *shares.values()]) if colour is None else \
+        min(die.mark_share, shares.get(colour, die.mark_share))
+    return max(0.05, 0.45 * share)
+
+
 def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) -> np.ndarray | None:
     """The mark on die ``name``'s top face in ``blob`` (:func:`mark_patch`, bool in the blob's
     window), or None.  The dark die's mark is looked for inside its body and in the body's
@@ -345,15 +358,20 @@ def _read_found(seen: Frame, model: ColourDiceModel, name: str, found: list[DieB
         return None, 0.0, MORE_THAN_ONE
     patch = _top_face(seen, model, name, found[0])
     mark = None if patch is None else patch_colour(seen, found[0], patch)
-    # a patch much smaller than the enrolled marks is a side face's colour, not the top's
-    if patch is None or mark is None or mark[1] < _least_mark(die):
+    # a patch much smaller than the enrolled marks is a side face's colour, not the top's; one
+    # smaller than the die's marks but not than those of its own colour is a top face's
+    # unless it lies on the other die (and then, as before, it is not seen)
+    small = mark is not None and mark[1] < _least_mark(die)
+    if patch is None or mark is None or (small and mark[1] < _least_mark_of(die, None)):
         return None, 0.0, "top face colour not seen"
     if not _paler(model, name) and (_on_the_other_die(seen, found[0], patch, model, name) if other is None
                                     else _at_the_other_mark(found[0], patch, other, model)):
         # dice touching: the dark die's region took in the pale die, and its largest coloured
         # patch is the pale die's mark
-        return None, 0.0, MARK_ON_THE_OTHER
+        return None, 0.0, "top face colour not seen" if small else MARK_ON_THE_OTHER
     colour, conf = classify(die, mark[0])
+    if small and mark[1] < _least_mark_of(die, colour):
+        return None, 0.0, "top face colour not seen"
     if conf < UNSURE_BELOW:
         return None, conf, f"unsure ({colour}?)"
     return colour, conf, ""
@@ -792,6 +810,7 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
     }, WORK_W * 2, table)
     for name, frames_by_colour in frames.items():
         shares = []
+        by_colour: dict[str, list[float]] = {}
         for colour, fs in frames_by_colour.items():
             for frame in fs:
                 step()
@@ -805,7 +824,9 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
                 shares.append(mark[1])
+                by_colour.setdefault(colour, []).append(mark[1])
         model.dice[name].mark_share = min(1.0, float(np.median(shares))) if shares else 0.0
+        model.dice[name].colour_shares = {c: min(1.0, max(v)) for c, v in by_colour.items()}
         missing = [c for c in frames_by_colour if not model.dice[name].samples.get(c)]
         if missing:
             raise ValueError(f"{samples}/{name}: could not see the mark of {', '.join(missing)}")
