@@ -42,8 +42,10 @@ class Frame:
     loose: np.ndarray | None = None
     die_area: float = 0.0
     #: float32 BGR, the relit frame before it was clipped at 255 (None: not relit): a colour
-    #: the light divided out brought past 255 keeps its hue here (:func:`patch_colour`).
+    #: the light divided out brought past 255 keeps its hue here (:func:`patch_colour`) ...
     unclipped: np.ndarray | None = None
+    #: ... where the camera, whose frame this is (BGR at the working size), did not clip it.
+    camera: np.ndarray | None = None
 
     def without(self, keep_out: np.ndarray, join: int = 5) -> "Frame":
         """This frame with the pixels of ``keep_out`` (bool) taken out of the foreground; the
@@ -195,13 +197,6 @@ def relight(small: np.ndarray, table: np.ndarray,
             cv2.merge([cv2.medianBlur(np.ascontiguousarray(cell_gain[..., i]), 5) for i in range(3)])
     gain = np.exp(cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR))
     unclipped = f / gain - 1.0
-    # a pixel the camera clipped is at least so bright, not how bright: clipped as before,
-    # and one it clipped in every channel is white in any light (divided by a tinted gain, a
-    # white die's clipped body took the light's tint and was taken for a pale green mark)
-    b, g, r = cv2.split(small)
-    some = cv2.max(cv2.max(b, g), r) >= CLIPPED
-    unclipped[some] = np.minimum(unclipped[some], 255.0)
-    unclipped[cv2.min(cv2.min(b, g), r) >= CLIPPED] = 255.0
     lit_table = np.clip(t * gain - 1.0, 0, 255)
     # where the table shot clipped, the table is at least that bright: a frame brighter there
     # is the table, not a die
@@ -229,7 +224,12 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
                          f"{small.shape[1]}x{small.shape[0]} at work size")
     if table is not None and table.shape == small.shape:
         unclipped, expected = relight(small, table, away)
-        relit = np.clip(unclipped, 0, 255).astype(np.uint8)
+        # a pixel the camera clipped in every channel is white in any light: divided by a
+        # tinted gain, a white die's clipped body took the light's tint (202, 252, 211) and
+        # was taken for a pale green mark
+        b, g, r = cv2.split(small)
+        white = cv2.compare(cv2.min(cv2.min(b, g), r), CLIPPED, cv2.CMP_GE)
+        relit = cv2.max(np.clip(unclipped, 0, 255).astype(np.uint8), cv2.merge([white, white, white]))
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
         # smoothed before they are compared: a pixel's noise then cancels instead of adding to
         # the difference (a dim lamp's noise made every pixel differ by 7-9)
@@ -250,7 +250,7 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
             loose = enclosed(fg)
             return Frame(relit, lab, _chroma(lab), convex_parts(loose, limit), scale, relit=True,
                          table_lab=cv2.cvtColor(table, cv2.COLOR_BGR2LAB), loose=loose,
-                         die_area=limit, unclipped=unclipped)
+                         die_area=limit, unclipped=unclipped, camera=small)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     hh, ww = lab.shape[:2]
     grid = (max(8, ww // 12), max(6, hh // 12))
@@ -515,9 +515,10 @@ def patch_colour(frame: Frame, blob: DieBlob, patch: np.ndarray) -> tuple[tuple[
     if core.sum() >= 6:
         patch = core
     pix = frame.lab[blob.window][patch].astype(np.float32)
-    if frame.unclipped is not None:
+    if frame.unclipped is not None and frame.camera is not None:
         bright = frame.unclipped[blob.window][patch]
-        over = (bright > 255).any(axis=1)
+        # a pixel the camera clipped is at least so bright, not how bright: clipped as it is
+        over = (bright > 255).any(axis=1) & (frame.camera[blob.window][patch] < CLIPPED).all(axis=1)
         if over.any():
             pix[over] = _hue_kept(bright[over])
     lightness, green_red, blue_yellow = (float(x) for x in np.median(pix, axis=0))
