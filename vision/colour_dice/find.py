@@ -228,7 +228,7 @@ def prepare(image: np.ndarray, table: np.ndarray | None = None, die_area: float 
         # tinted gain, a white die's clipped body took the light's tint (202, 252, 211) and
         # was taken for a pale green mark
         b, g, r = cv2.split(small)
-        white = cv2.compare(cv2.min(cv2.min(b, g), r), CLIPPED, cv2.CMP_GE)
+        white = (cv2.min(cv2.min(b, g), r) >= CLIPPED).astype(np.uint8) * np.uint8(255)
         relit = cv2.max(np.clip(unclipped, 0, 255).astype(np.uint8), cv2.merge([white, white, white]))
         lab = cv2.cvtColor(relit, cv2.COLOR_BGR2LAB)
         # smoothed before they are compared: a pixel's noise then cancels instead of adding to
