@@ -254,10 +254,6 @@ def test_an_orange_face_lit_past_the_tables_light_keeps_its_hue(striped_box):
     face = (slice(y - reach, y + reach + 1), slice(x - reach, x + reach + 1))
     assert (frame.unclipped[face][..., 2] > 255).mean() > 0.3 and clipped[face][..., 2].mean() < 0.1
     assert read_frame(m, s.image).dice == s.dice
-    # and no die beside it read wrong
-    for seed in range(61_000_180, 61_000_200):
-        s = scene(seed, table_kind="striped", table_seed=61_777_777)
-        assert all(got in (None, s.dice[d]) for d, got in read_frame(m, s.image).dice.items()), seed
 
 
 def test_a_white_body_the_camera_clipped_stays_white_in_any_light(striped_box):

@@ -1,8 +1,10 @@
 """The enrolled colour-dice model: a small versioned JSON file (never a pickle).
 
 It holds, per die ("white", "black"): the body colour, the die's size in pixels and, per face
-colour, the enrolled colour features of the face's mark; and, when enrollment had one, the
-fixed camera's shot of the empty table at the working size (a PNG in base64: still no pickle).
+colour, the enrolled colour features of the face's mark and the largest share of the die those
+marks covered (optional: older files read every colour by the die's share); and, when
+enrollment had one, the fixed camera's shot of the empty table at the working size (a PNG in
+base64: still no pickle).
 Version 1 models (no table, colours not relit) are refused with "enroll again".
 """
 
