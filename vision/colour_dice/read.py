@@ -809,7 +809,6 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
         for name in layout
     }, WORK_W * 2, table)
     for name, frames_by_colour in frames.items():
-        shares = []
         by_colour: dict[str, list[float]] = {}
         for colour, fs in frames_by_colour.items():
             for frame in fs:
@@ -823,8 +822,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None,
                 if mark is None:
                     continue
                 model.dice[name].samples.setdefault(colour, []).append(mark[0])
-                shares.append(mark[1])
                 by_colour.setdefault(colour, []).append(mark[1])
+        shares = [v for vs in by_colour.values() for v in vs]
         model.dice[name].mark_share = min(1.0, float(np.median(shares))) if shares else 0.0
         model.dice[name].colour_shares = {c: min(1.0, max(v)) for c, v in by_colour.items()}
         missing = [c for c in frames_by_colour if not model.dice[name].samples.get(c)]
