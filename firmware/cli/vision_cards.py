@@ -30,7 +30,7 @@ def enroll(samples: Path, model: Path) -> int:
     print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "
           f"unknown beyond distance {m.max_distance:.2f}, unsure below lead {m.min_lead:.2f}")
     if washed_out:
-        print(f"washed out in every photo (the lamp's reflection or too much light; shoot again away "
+        print(f"under the lamp's glare in every photo (its reflection or too much light; shoot again away "
               f"from the glare): {', '.join(washed_out)}")
     if m.weak:
         print(f"weak in the enrollment's own check (shoot again): {', '.join(m.weak)}")

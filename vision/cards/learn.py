@@ -11,7 +11,8 @@ Three ideas carry it:
   made the real photos read worse, 95.7% best-card right against 88.8%: left out.)
 * **Many made-up shots.**  Every enrollment shot is copied with the changes a different camera
   and room make: corner error and tilt, scale, white balance, exposure, gamma, a light
-  gradient, a shadow, a lamp's glare, blur, noise and JPEG.
+  gradient, a shadow, a lamp's glare, blur, noise and JPEG; a shot under the lamp's glare is
+  copied with the glare's veil taken away (:func:`unveiled`).
 * **A learned metric.**  Linear discriminant analysis over those copies keeps the directions
   in which cards differ and shrinks those in which one card's copies differ (the light).  A
   card is read as the class whose mean is nearest; thresholds come from leave-one-out over the
@@ -85,6 +86,28 @@ DETAIL = 0.1
 WASHED_LEVEL = 250
 WASHED_OUT = 0.5
 WASHED_INK = 0.35
+#: A photo of a card under the lamp's glare, in part (a highlight brightest at one spot): its
+#: darkest ink lifted past :data:`VEILED_INK` (linear light, the 1st percentile of each pixel's
+#: weakest channel; ink without glare measures 0.001-0.02 on the second renderer's cards), at
+#: least :data:`VEILED_CLIPPED` of its face clipped (:data:`WASHED_LEVEL`), and the lift rising
+#: over the card (:data:`VEIL_RISE`).  Over six second-renderer sets (288 photos) the three took
+#: 48 of the 61 photos whose renderer's glare covers half the card or more, and 4 of the 200 with
+#: none; the lift alone takes the real photos' pale cards (`set-cards-dev`: a third of them past
+#: 0.05, none clipped), clipping alone a card's white margin in a bright photo.
+VEILED_INK = 0.03
+VEILED_CLIPPED = 0.02
+#: ... and rises over the card by this much of white (linear) or more: a veil even over the card
+#: (a hazy lens, a faint reflection over all of it) is taken away by :func:`paper_balanced`.
+#: The second renderer's glared photos rise by 0.3-0.8.
+VEIL_RISE = 0.1
+#: The veil is found as the lower envelope of the card's darkest light (each pixel's weakest
+#: channel, linear) over a grid of :data:`VEIL_CELLS` cells across the card's shorter side:
+#: a smooth surface (quadratic) under the cells' 5th percentiles, pushed down until it lies
+#: under each of them.
+VEIL_CELLS = 8
+#: A cell whose darkest light is this share of the paper's (the 90th percentile of the card's
+#: weakest channel) or more is bare paper, not ink under a veil: it takes no part.
+PAPER_CELL = 0.6
 #: Ridge added to the within-class scatter (share of its mean variance).
 REG = 0.01
 #: The most of the paper's light a card's darkest ink reflects (printed cards without glare
@@ -294,6 +317,79 @@ def washed(card: np.ndarray) -> bool:
     return float(np.percentile(_channel_min(face), 1)) > WASHED_INK * 255
 
 
+def veiled(card: np.ndarray) -> bool:
+    """Whether a rectified card (BGR uint8) shows the lamp's glare over part of it: light added
+    (:data:`VEILED_INK`, :data:`VEILED_CLIPPED`) that rises over the card by :data:`VEIL_RISE`
+    or more (an even veil, a hazy lens, is taken away by :func:`paper_balanced`)."""
+    face = _face(card)
+    clipped_share = float(np.count_nonzero(_channel_max(face) >= WASHED_LEVEL)) / max(face.shape[0] * face.shape[1], 1)
+    if clipped_share < VEILED_CLIPPED or float(np.percentile(_channel_min(face), 1)) <= 255.0 * VEILED_INK ** (1.0 / GAMMA):
+        return False
+    h, w = card.shape[:2]
+    veil = _veil(_channel_min((card.astype(np.float32) / 255.0) ** GAMMA),
+                 np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    return veil is not None and float(veil.max()) >= VEIL_RISE
+
+
+def _veil(darkest: np.ndarray, q: np.ndarray) -> np.ndarray | None:
+    """The glare's veil (linear light, the shape of ``darkest``) over the card inside ``q`` in
+    an image whose weakest channel per pixel (linear) is ``darkest``: the lower envelope of
+    :data:`VEIL_CELLS` cells across the card's shorter side (a quadratic surface under each
+    cell's 5th percentile, of the cells that hold ink: :data:`PAPER_CELL`), less its least;
+    None when the card holds too few such cells."""
+    ch, cw = darkest.shape
+    inside = np.zeros((ch, cw), np.uint8)
+    centre = q.mean(axis=0)
+    cv2.fillConvexPoly(inside, np.round(centre + 0.9 * (q - centre)).astype(np.int32), 1)
+    cell = max(2, int(min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])) / VEIL_CELLS))
+    rows, cols = ch // cell, cw // cell
+    if rows < 2 or cols < 2:
+        return None
+    blocks = darkest[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    full = inside[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).mean(axis=(1, 3)) >= 0.9
+    r, c = np.nonzero(full)
+    if len(r) < 12:
+        return None
+    v = np.percentile(blocks[r, c], 5, axis=1)
+    # cells of bare paper hold no ink to lift: left out (a white card's margins would be taken
+    # for a veil the height of its paper)
+    inked = v < PAPER_CELL * float(np.percentile(darkest[inside > 0], 90))
+    if np.count_nonzero(inked) < 12:
+        return None
+    r, c, v = r[inked], c[inked], v[inked]
+    x, y = (c + 0.5) / cols, (r + 0.5) / rows
+    terms = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    under = v.copy()
+    for _ in range(30):   # the least-squares surface, pushed under each cell in turn
+        coef = np.linalg.lstsq(terms, under, rcond=None)[0]
+        under = np.minimum(under, terms @ coef)
+    at = terms @ coef
+    least = max(float(at.min()), 0.0)
+    yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32)
+    xx /= cols * cell
+    yy /= rows * cell
+    veil = coef[0] + coef[1] * xx + coef[2] * yy + coef[3] * xx * xx + coef[4] * xx * yy + coef[5] * yy * yy
+    return np.clip(veil - least, 0.0, float(at.max()) - least) * cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 2)
+
+
+def unveiled(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """``image`` (BGR uint8) with the glare's veil over the card inside ``corners`` (:func:`_veil`)
+    taken away in linear light, where reflected light adds; what the glare clipped stays white.
+    The made-up shots of a photo under the lamp's glare are made from it, so that the deck's
+    model knows the card as play mostly shows it, without the glare."""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(q.max(axis=0)).astype(int) + 1, (w, h))
+    lin = (image[y0:y1, x0:x1].astype(np.float32) / 255.0) ** GAMMA
+    veil = _veil(_channel_min(lin), q - (x0, y0))
+    if veil is None:
+        return image
+    out = image.copy()
+    out[y0:y1, x0:x1] = np.clip(255.0 * np.maximum(lin - veil[..., None], 0.0) ** (1.0 / GAMMA) + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
 def features(card: np.ndarray) -> np.ndarray:
     """The feature vector of a rectified card (BGR, any size; resized to the feature size)."""
     h0, w0 = card.shape[:2]
@@ -330,6 +426,16 @@ def features(card: np.ndarray) -> np.ndarray:
         _hue_grid(b),
         _hue_grid(b - _surround(b, DETAIL * w)),
     ]).astype(np.float32)
+
+
+#: How many of :func:`features`'s numbers, at its end, are the hue of the colour details.
+DETAILS = HUE_GRID[0] * HUE_GRID[1] * HUE_BINS
+
+
+def colour_details(row: np.ndarray) -> np.ndarray:
+    """The hue of the colour details (the small marks that tell two cards of one animal apart)
+    out of a card's :func:`features` ``row``: a glare pales them but leaves their hue."""
+    return row[..., -DETAILS:]
 
 
 # ---------------------------------------------------------------------------

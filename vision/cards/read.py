@@ -40,10 +40,13 @@ from .learn import (
     ShotCheck,
     augmented,
     card_distances,
+    colour_details,
     feature_size,
     features,
     fit,
     leave_one_out,
+    unveiled,
+    veiled,
     washed,
 )
 from .model import CardModel
@@ -79,6 +82,20 @@ JITTER = 8
 WRONG_RATE = 0.02
 #: The least lead ever accepted (distances are in units of one card's spread of made-up shots).
 LEAST_LEAD = 0.5
+#: Between a card seen only under the lamp's glare and a card it may be taken for
+#: (:meth:`CardReader._ranked_by_details`): how much nearer (a ratio) a card's colour details
+#: must lie to one's enrollment photos than to the other's to rank them; how far apart (L1, of
+#: the square roots of hue histograms) the two cards' details must lie for them to tell
+#: anything (two cards of one animal with other dice: 1.7-2.1; a goat and a horse with the same
+#: dice: 0.47, and ranked by them a goat was read as that horse); and which cards a glared card
+#: may be taken for: those whose distance from its photos with the veil taken away is at most
+#: :data:`TWINS` of the nearest one's (the second renderer's sheep-2 on wood: sheep-1 and
+#: sheep-3 at 1.0 and 1.04, a cow of the same ground at 1.22, sheep-4 at 1.27).  Measured on
+#: six second-renderer sets at two draws: 1.3, 0.8 and 1.3 read within a few cards of these
+#: (docs/card-vision.md, stop 58).
+DETAILS_CLEAR = 1.15
+DETAILS_APART = 1.0
+TWINS = 1.2
 
 
 @dataclass
@@ -124,6 +141,10 @@ class CardReader:
         #: The empty table with what comparing a frame with it takes of it alone (None: the
         #: deck was not enrolled on the box's table).
         self.table = EmptyTable(model.table) if model.table.size else None
+        #: The cards seen only under the lamp's glare (every enrollment photo veiled), each with
+        #: the cards it may be taken for (:func:`_glared_twins`), and every card's colour details
+        #: in its enrollment photos (:meth:`_ranked_by_details`).
+        self._twins, self._details = _glared_twins(model)
 
     def identify(self, card: np.ndarray) -> tuple[str | None, float]:
         """The id of a rectified card and the confidence (id None when unknown or unsure)."""
@@ -140,10 +161,34 @@ class CardReader:
         if not cards:
             return np.zeros((0, len(self.cards)))
         x = np.stack([features(c) for c in cards])
-        z = ((x - m.mean) / m.scale) @ m.projection
-        cm = m.class_means
-        d = np.sqrt(np.maximum((z * z).sum(axis=1)[:, None] - 2 * z @ cm.T + (cm * cm).sum(axis=1)[None, :], 0))
-        return card_distances(d, m.class_card, len(self.cards))
+        per = _card_distances(m, x)
+        if self._twins:
+            for i, row in enumerate(per):
+                self._ranked_by_details(row, x[i], cards[i])
+        return per
+
+    def _ranked_by_details(self, row: np.ndarray, x: np.ndarray, card: np.ndarray) -> None:
+        """Where the two cards nearest ``row`` are a card seen only under the lamp's glare and
+        one it may be taken for (:func:`_glared_twins`), and their colour details differ
+        (:data:`DETAILS_APART`), the two ranked by their colour details (``row`` changed in
+        place): the one whose enrollment photos' details lie nearer those of ``card`` (``x``
+        its features; either way up) by :data:`DETAILS_CLEAR` is nearest, or neither (a lead of
+        0: unsure) when they lie nearly as near both.  The learned distance holds the glare as
+        the glared card's look: a card that only differs from it in the colour of its small
+        marks was read as the card seen clean."""
+        if len(row) < 2:
+            return
+        a, b = (int(k) for k in np.argsort(row)[:2])
+        if not (b in self._twins.get(a, ()) or a in self._twins.get(b, ())):
+            return
+        if min(float(np.abs(s - t).sum()) for s in self._details[a] for t in self._details[b]) < DETAILS_APART:
+            return
+        mine = (colour_details(x), colour_details(features(cv2.rotate(card, cv2.ROTATE_180))))
+        near = [min(float(np.abs(f - t).sum()) for f in mine for t in self._details[k]) for k in (a, b)]
+        if near[1] * DETAILS_CLEAR < near[0]:
+            row[a], row[b] = row[b], row[a]
+        elif near[0] * DETAILS_CLEAR >= near[1]:
+            row[a] = row[b]
 
     def _decide(self, row: np.ndarray) -> tuple[str | None, float]:
         """The id (None: unknown or unsure) and confidence of a card ``row`` distances away from
@@ -1155,13 +1200,14 @@ class EnrollmentCheck:
     #: The shots left out (indices into those given): photos on the table in which no card
     #: was found, of cards that have other photos.
     left_out: tuple[int, ...] = ()
-    #: The cards whose every photo is washed out by a reflection (:func:`.learn.washed`).
+    #: The cards whose every photo lies under the lamp's glare (:func:`_washed_out`).
     washed_out: tuple[str, ...] = ()
 
     @property
     def weak(self) -> list[str]:
         """Cards with a shot read wrong or unsure from the other shots, or with one shot only
-        (nothing to check it against), or washed out in every photo: shoot them again."""
+        (nothing to check it against), or under the lamp's glare in every photo: shoot them
+        again."""
         return sorted({s.card for s in self.shots
                        if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead}
                       | set(self.washed_out))
@@ -1231,11 +1277,15 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
 
 
 def _washed_out(found: list[tuple[str, np.ndarray, np.ndarray]], size: tuple[int, int]) -> tuple[str, ...]:
-    """The cards of ``found`` (label, photo, corners) whose every photo is washed out by a
-    reflection (:func:`.learn.washed`)."""
+    """The cards of ``found`` (label, photo, corners) whose every photo lies under the lamp's
+    glare: washed out by its reflection (:func:`.learn.washed`) or veiled by it over part of
+    the card (:func:`.learn.veiled`).  Such a card's look without the glare is not in the model
+    (the reader ranks it by its colour details against the cards it may be taken for,
+    :meth:`CardReader._ranked_by_details`): shoot it again away from the glare."""
     every: dict[str, bool] = {}
     for label, img, corners in found:
-        every[label] = every.get(label, True) and washed(rectify_to(img, corners, size))
+        card = rectify_to(img, corners, size)
+        every[label] = every.get(label, True) and (washed(card) or veiled(card))
     return tuple(sorted(card for card, all_washed in every.items() if all_washed))
 
 
@@ -1256,12 +1306,48 @@ def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, 
         ref = first[label]
         shift = int(np.argmin([np.abs(features(w) - ref).sum() for w in ways[:half]]))
     rows, classes = [], []
-    views = [base] + [augmented(rng, img, corners, size, rectify_to) for _ in range(jitter)]
+    # a photo under the lamp's glare: its made-up copies are made without the glare's veil
+    source = unveiled(img, corners) if veiled(base) else img
+    views = [base] + [augmented(rng, source, corners, size, rectify_to) for _ in range(jitter)]
     for v in views:
         for t, w in enumerate(turns(v, square)):
             rows.append(features(w))
             classes.append(ci * n_turns + (t % half - shift) % half + (t // half) * half)
     return ways[shift], rows, classes
+
+
+def _card_distances(model: CardModel, x: np.ndarray) -> np.ndarray:
+    """How far each feature row of ``x`` lies from each card of ``model`` (columns), in the
+    learned space."""
+    z = ((x - model.mean) / model.scale) @ model.projection
+    cm = model.class_means
+    d = np.sqrt(np.maximum((z * z).sum(axis=1)[:, None] - 2 * z @ cm.T + (cm * cm).sum(axis=1)[None, :], 0))
+    return card_distances(d, model.class_card, len(model.cards))
+
+
+def _glared_twins(model: CardModel) -> tuple[dict[int, set[int]], dict[int, list[np.ndarray]]]:
+    """The cards of ``model`` seen only under the lamp's glare (every enrollment photo
+    :func:`.learn.veiled`), each with the cards it may be taken for (:data:`TWINS`: those
+    nearest its photos with the veil taken away, :func:`.learn.unveiled`), and the colour
+    details of every card's enrollment photos (none when no card is glared in every photo)."""
+    cards = model.cards
+    photos: dict[int, list[np.ndarray]] = {}
+    if len(model.labels) == len(model.templates):
+        for label, t in zip(model.labels, model.templates):
+            if label in cards:
+                photos.setdefault(cards.index(label), []).append(t)
+    glared = [k for k, ts in photos.items() if all(veiled(t) for t in ts)]
+    if not glared:
+        return {}, {}
+    twins: dict[int, set[int]] = {}
+    for k in glared:
+        h, w = photos[k][0].shape[:2]
+        whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        near = _card_distances(model, np.stack([features(unveiled(t, whole)) for t in photos[k]])).min(axis=0)
+        near[k] = np.inf
+        twins[k] = set(np.flatnonzero(near <= TWINS * near.min()).tolist())
+    details = {k: [colour_details(features(t)) for t in ts] for k, ts in photos.items()}
+    return twins, details
 
 
 def _stacked(samples: list[tuple[np.ndarray, list[np.ndarray], list[int]]]
@@ -1693,8 +1779,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     :data:`STEPS_PER_SHOT` times the images (updated once per image's card found, once per
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
-    photos left out (on the table, no card found in them), ``washed_out`` the cards washed out in
-    every photo (:func:`.learn.washed`; weak as well)."""
+    photos left out (on the table, no card found in them), ``washed_out`` the cards under the
+    lamp's glare in every photo (:func:`_washed_out`; weak as well)."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")

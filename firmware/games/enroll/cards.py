@@ -1,7 +1,7 @@
 """The cards reader's side of a guided enrollment: the deck's cards as subjects, the card
 found in a photo (the reader's own card finder) and the deck learned from the photos with the
-reader's leave-one-out check (:func:`farmbox.vision.cards.enroll_shots`); a card washed out by
-the lamp's reflection in every photo is among the weak ones too.
+reader's leave-one-out check (:func:`farmbox.vision.cards.enroll_shots`); a card under the
+lamp's glare in every photo (washed out, or veiled over part of it) is among the weak ones too.
 
 The model file is the one ``farmbox vision enroll cards SAMPLES --model PATH`` writes, and the
 photos are written as that command reads them: ``SAMPLES/<card_id>/<n>.png``, the empty table
