@@ -253,7 +253,7 @@ def test_a_card_seen_only_under_the_lamps_glare_is_named_and_read_clean():
     """A Fun Farm card whose both photos lie under the lamp's glare (a spot, each elsewhere):
     each is seen as veiled, an even veil or a clean card is not, and the veil taken away
     brings its darkest ink back.  The card is named weak (under the glare in every photo), yet
-    read as itself when it lies on the table clean (stop 56's code: unknown, each time), and
+    read as itself when it lies on the table clean (stop 57's code: unknown, each time), and
     between it and a card with the same animal and other dice, its colours decide."""
     from farmbox.vision.cards import CardReader, enroll_shots
     from farmbox.vision.cards.learn import unveiled, veiled
