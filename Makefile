@@ -56,9 +56,10 @@ $(SYSPKG):
 # Two workers, each test file on one of them: a file's module fixtures (an enrolled deck, a
 # rendered box) are made once, not once per worker.  OpenBLAS's own threads, one set per
 # worker on two cores, wait for each other: two dice enrollments at once took 22.8 s each
-# with them and 9.7 s without (one alone: 9.5 s).
+# with them and 9.7 s without (one alone: 9.5 s).  OpenCV's and OpenMP's likewise: two files
+# of card tests took 147 s on two workers with them, 141 s without (257 and 240 CPU s).
 test: check $(SYSPKG)
-	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENCV_FOR_THREADS_NUM=1 $(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(BENCH_ARGS)
