@@ -1249,11 +1249,16 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     rng = np.random.default_rng(seed)
     square = ratio > 0.9
     n_turns = len(turns(np.zeros((size[1], size[0], 3), np.uint8), square))
+    # each photo's card as the features see it: whether it lies under the lamp's glare (its
+    # copies made without the veil, :func:`_samples`; a card so in every photo is named weak)
+    rectified = [rectify_to(img, corners, size) for _, img, corners in found]
+    veils = [veiled(card) for card in rectified]
     # each enrolled card lines its shots up with its first one (a shot may be upside down)
     first: dict[str, np.ndarray] = {}
     samples = []
     for s, (label, img, corners) in enumerate(found):
-        samples.append(_samples(label, img, corners, first, cards, size, square, n_turns, rng, jitter))
+        samples.append(_samples(label, img, corners, first, cards, size, square, n_turns, rng, jitter,
+                                rectified[s], veils[s]))
         if on_progress is not None:
             on_progress(2 * len(shots) + s + 1, steps)
     if on_progress is not None and len(found) < len(shots):   # shots left out: done all the same
@@ -1271,32 +1276,33 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                       card_share=_card_share(found, shares))
     if model.card_share and table is not None:
         model.table = table
-    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, size))
+    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, rectified, veils))
     model.weak = check.weak
     return model, check
 
 
-def _washed_out(found: list[tuple[str, np.ndarray, np.ndarray]], size: tuple[int, int]) -> tuple[str, ...]:
-    """The cards of ``found`` (label, photo, corners) whose every photo lies under the lamp's
-    glare: washed out by its reflection (:func:`.learn.washed`) or veiled by it over part of
-    the card (:func:`.learn.veiled`).  Such a card's look without the glare is not in the model
-    (the reader ranks it by its colour details against the cards it may be taken for,
-    :meth:`CardReader._ranked_by_details`): shoot it again away from the glare."""
+def _washed_out(found: list[tuple[str, np.ndarray, np.ndarray]], rectified: list[np.ndarray],
+                veils: list[bool]) -> tuple[str, ...]:
+    """The cards of ``found`` (label, photo, corners; ``rectified`` each photo's card) whose
+    every photo lies under the lamp's glare: washed out by its reflection (:func:`.learn.washed`)
+    or veiled by it over part of the card (``veils``, :func:`.learn.veiled`).  Such a card's
+    look without the glare is not in the model (the reader ranks it by its colour details
+    against the cards it may be taken for, :meth:`CardReader._ranked_by_details`): shoot it
+    again away from the glare."""
     every: dict[str, bool] = {}
-    for label, img, corners in found:
-        card = rectify_to(img, corners, size)
-        every[label] = every.get(label, True) and (washed(card) or veiled(card))
+    for (label, _, _), card, veil in zip(found, rectified, veils):
+        every[label] = every.get(label, True) and (veil or washed(card))
     return tuple(sorted(card for card, all_washed in every.items() if all_washed))
 
 
 def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, np.ndarray], cards: list[str],
-             size: tuple[int, int], square: bool, n_turns: int, rng: np.random.Generator, jitter: int
-             ) -> tuple[np.ndarray, list[np.ndarray], list[int]]:
+             size: tuple[int, int], square: bool, n_turns: int, rng: np.random.Generator, jitter: int,
+             base: np.ndarray, veil: bool) -> tuple[np.ndarray, list[np.ndarray], list[int]]:
     """One shot's template (lined up with its card's first shot, whose features ``first``
-    keeps), its feature rows (the shot and ``jitter`` made-up copies, every turn) and their
-    classes (the card's index times ``n_turns`` plus the turn counted from its first shot)."""
+    keeps), its feature rows (the shot ``base``, rectified, and ``jitter`` made-up copies,
+    every turn; made without the glare's veil where ``veil``) and their classes (the card's
+    index times ``n_turns`` plus the turn counted from its first shot)."""
     ci = cards.index(label)
-    base = rectify_to(img, corners, size)
     ways = turns(base, square)
     half = n_turns // 2
     if label not in first:
@@ -1307,7 +1313,7 @@ def _samples(label: str, img: np.ndarray, corners: np.ndarray, first: dict[str, 
         shift = int(np.argmin([np.abs(features(w) - ref).sum() for w in ways[:half]]))
     rows, classes = [], []
     # a photo under the lamp's glare: its made-up copies are made without the glare's veil
-    source = unveiled(img, corners) if veiled(base) else img
+    source = unveiled(img, corners) if veil else img
     views = [base] + [augmented(rng, source, corners, size, rectify_to) for _ in range(jitter)]
     for v in views:
         for t, w in enumerate(turns(v, square)):

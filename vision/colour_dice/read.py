@@ -279,7 +279,12 @@ def _on_the_other_die(frame: Frame, blob: DieBlob, patch: np.ndarray, model: Col
 def _least_mark(die: DieModel) -> float:
     """The least share of a die's blob its top face's mark covers (a patch much smaller than
     the enrolled marks is a side face's colour)."""
-    return max(0.05, 0.45 * die.mark_share)
+    return _least_of(die.mark_share)
+
+
+def _least_of(share: float) -> float:
+    """The least share of a die's blob a mark covers where the enrolled marks cover ``share``."""
+    return max(0.05, 0.45 * share)
 
 
 def _least_mark_of(die: DieModel, colour: str | None) -> float:
@@ -292,7 +297,7 @@ def _least_mark_of(die: DieModel, colour: str | None) -> float:
     shares = die.colour_shares
     share = min([die.mark_share, *shares.values()]) if colour is None else \
         min(die.mark_share, shares.get(colour, die.mark_share))
-    return max(0.05, 0.45 * share)
+    return _least_of(share)
 
 
 def _top_face(frame: Frame, model: ColourDiceModel, name: str, blob: DieBlob) -> np.ndarray | None:
