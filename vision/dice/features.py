@@ -51,8 +51,8 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
     if stretch is None or abs(ratio - 1.0) < 0.01:
         small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
 
-        def place(x: float, y: float) -> tuple[float, float]:
-            return (x - x0) * size[0] / (x1 - x0), (y - y0) * size[1] / (y1 - y0)
+        def place(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return np.stack([(x - x0) * size[0] / (x1 - x0), (y - y0) * size[1] / (y1 - y0)], axis=-1)
     else:
         # zoom, and squeeze along the radial direction, about the patch's centre
         c, s = np.cos(stretch[0]), np.sin(stretch[0])
@@ -65,37 +65,65 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
             roi = cv2.GaussianBlur(roi, (0, 0), 0.5 / zoom)
         small = cv2.warpAffine(roi, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-        def place(x: float, y: float) -> tuple[float, float]:
-            q = a @ np.array([x - x0, y - y0]) + m[:, 2]
-            return float(q[0]), float(q[1])
-    small = np.clip(small.astype(np.float32) * gains / 255.0, 0, 1)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+        def place(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return (a @ np.stack([x - x0, y - y0]) + m[:, 2:]).T
+    # the gains (and 1/255) applied along whole rows: a product broadcast over 3 channels is slow
+    h_, w_ = small.shape[:2]
+    small = small.astype(np.float32).reshape(h_, w_ * 3)
+    small *= np.tile(np.float32(gains) / np.float32(255), w_)
+    np.minimum(small, 1, out=small)       # and never below 0: a BGR frame times a gain
+    lab = cv2.cvtColor(small.reshape(h_, w_, 3), cv2.COLOR_BGR2Lab).astype(np.float32, copy=False)
     if DETAIL:
         # outlines count more than the broad blob of a picture (silhouettes of one colour)
-        lab = lab - DETAIL * cv2.GaussianBlur(lab, (0, 0), DETAIL_SIGMA)
-    lab = np.concatenate([cv2.GaussianBlur(lab, (0, 0), sigma) if sigma else lab for sigma in SCALES],
-                         axis=2)
-    out = np.empty((len(offsets), ANGLES, RINGS, CHANNELS), np.float32)
-    for i, (dx, dy) in enumerate(offsets):
-        cx, cy = place(centre[0] + dx * radius, centre[1] + dy * radius)
-        out[i] = cv2.warpPolar(lab, (RINGS, ANGLES), (cx, cy), DISC,
-                               cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS)
-    return normalise(out)
+        lab -= DETAIL * cv2.GaussianBlur(lab, (0, 0), DETAIL_SIGMA)
+    scales = cv2.merge([cv2.GaussianBlur(lab, (0, 0), sigma) if sigma else lab for sigma in SCALES])
+    # every disc's polar grid sampled in one remap (as cv2.warpPolar samples one: its centre
+    # in single precision, the grid's points added in double, outside the patch black)
+    offsets = np.asarray(offsets)
+    spots = place(centre[0] + offsets[:, 0] * radius, centre[1] + offsets[:, 1] * radius)
+    spots = spots.astype(np.float32).astype(np.float64)
+    xs = (_POLAR_X[None] + spots[:, :1]).astype(np.float32).reshape(-1, RINGS)
+    ys = (_POLAR_Y[None] + spots[:, 1:]).astype(np.float32).reshape(-1, RINGS)
+    out = np.empty((len(offsets) * ANGLES, RINGS, CHANNELS), np.float32)
+    for k in range(0, len(xs), _REMAP_ROWS):   # a remap's map is under 32767 rows
+        out[k:k + _REMAP_ROWS] = cv2.remap(scales, xs[k:k + _REMAP_ROWS], ys[k:k + _REMAP_ROWS], cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_CONSTANT).reshape(-1, RINGS, CHANNELS)
+    return normalise(out.reshape(len(offsets), ANGLES, RINGS, CHANNELS))
+
+
+#: The polar grid of a disc of radius DISC about (0, 0), x and y (ANGLES * RINGS, angle major),
+#: as ``cv2.warpPolar`` lays it: ring r at r * DISC / RINGS in single precision, angle a at
+#: 2 pi a / ANGLES.
+_POLAR_X, _POLAR_Y = (((np.arange(RINGS) * (DISC / RINGS)).astype(np.float32).astype(np.float64)[None, :]
+                       * trig(np.arange(ANGLES) * (2 * np.pi / ANGLES))[:, None]).ravel() for trig in (np.cos, np.sin))
+_REMAP_ROWS = 32000 // ANGLES * ANGLES
 
 
 def normalise(desc: np.ndarray) -> np.ndarray:
     """Zero mean per channel and unit norm per descriptor (gain and offset of the light do not
     matter); outer rings weigh more (they cover more area)."""
-    d = desc - desc.mean(axis=(1, 2), keepdims=True)
-    d = d * np.sqrt((np.arange(RINGS, dtype=np.float32) + 0.5) / RINGS)[None, None, :, None]
-    n = np.sqrt((d ** 2).sum(axis=(1, 2, 3), keepdims=True))
-    return (d / np.maximum(n, 1e-3)).astype(np.float32)
+    n, angles, rings, channels = desc.shape
+    d = desc.astype(np.float32).reshape(n, angles, rings * channels)
+    # the mean over the disc as a product, taken away along whole rows (a reduction over two
+    # middle axes, or a difference broadcast over a few channels, is far slower)
+    mean = np.matmul(np.full(angles * rings, 1 / (angles * rings), np.float32),
+                     d.reshape(n, angles * rings, channels))
+    d -= np.tile(mean, rings)[:, None, :]
+    d *= np.repeat(np.sqrt((np.arange(rings, dtype=np.float32) + 0.5) / rings), channels)
+    flat = d.reshape(n, -1)
+    d /= np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-3)[:, None, None]
+    return d.reshape(n, angles, rings, channels)
 
 
 def spectra(desc: np.ndarray) -> np.ndarray:
     """FFT along the angle axis of descriptors (N, ANGLES, RINGS, CHANNELS) ->
     (N, ANGLES//2+1, RINGS*CHANNELS)."""
-    return np.fft.rfft(desc.reshape(len(desc), ANGLES, -1), axis=1)
+    x = desc.reshape(len(desc), ANGLES, -1).astype(np.float32, copy=False)
+    out = np.empty((len(desc), ANGLES // 2 + 1, x.shape[2]), np.complex64)
+    # a transform this short is quicker as one matrix product than as thousands of FFTs
+    out.real = np.matmul(_DFT_COS, x)
+    out.imag = np.matmul(_DFT_SIN, x)
+    return out
 
 
 def best_rotation_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray:
@@ -106,3 +134,9 @@ def best_rotation_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray
     # per frequency, a (Q x M) by (M x K) product: one batched matrix multiply
     cross = np.matmul(query.transpose(1, 0, 2), np.conj(templates).transpose(1, 2, 0))  # F, Q, K
     return np.fft.irfft(cross, n=ANGLES, axis=0).max(axis=0)
+
+
+#: The real DFT of ANGLES samples as two matrices (F, ANGLES): rfft(x) = (C + i S) x.
+_DFT_COS, _DFT_SIN = (m.astype(np.float32) for m in (
+    np.cos(2 * np.pi * np.outer(np.arange(ANGLES // 2 + 1), np.arange(ANGLES)) / ANGLES),
+    -np.sin(2 * np.pi * np.outer(np.arange(ANGLES // 2 + 1), np.arange(ANGLES)) / ANGLES)))
