@@ -60,17 +60,24 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
     rot = np.array([[c, -s], [s, c]], np.float32)
     top_pts = corners @ rot.T + np.array([cx, cy], np.float32)
     base_pts = top_pts - np.array(lean, np.float32)
+    # the shadow, the glint and the glow are blurred inside a window round the die that holds
+    # every blur's reach (outside it they are nought): the same pixels as over the whole frame
     h, w = canvas.shape[:2]
+    reach = int(np.ceil(4 * size * 0.2)) + 12 + int(np.ceil(np.abs(lean).max()))
+    x0, y0 = max(0, int(cx - half * 1.5) - reach), max(0, int(cy - half * 1.5) - reach)
+    x1, y1 = min(w, int(cx + half * 1.5) + reach + 1), min(h, int(cy + half * 1.5) + reach + 1)
+    at = np.array([x0, y0], np.float32)
+    window = canvas[y0:y1, x0:x1]
     # shadow: a blurred dark blob offset away from the light
-    outline = np.zeros((h, w), np.float32)
+    outline = np.zeros(window.shape[:2], np.float32)
     off = np.array([rng.uniform(2, 8), rng.uniform(2, 8)], np.float32)
-    cv2.fillConvexPoly(outline, np.round(np.vstack([top_pts, base_pts]) + off).astype(np.int32)[[0, 1, 2, 3]],
+    cv2.fillConvexPoly(outline, (np.round(np.vstack([top_pts, base_pts]) + off) - at).astype(np.int32)[[0, 1, 2, 3]],
                        (1.0,), cv2.LINE_AA)
     if art == "tile":  # a lamp close by: a hard, darker shadow
         shadow = cv2.GaussianBlur(outline, (0, 0), 1.2) * rng.uniform(0.35, 0.6)
     else:
         shadow = cv2.GaussianBlur(outline, (0, 0), size * 0.12) * 0.45
-    canvas *= (1 - shadow)[..., None]
+    window *= (1 - shadow)[..., None]
     body_bgr = np.array(BODY[body], np.float32) * rng.uniform(0.92, 1.05)
     sides = _side_colours(rng, top)
     # side faces (the ones that stick out beyond the top face are what stays visible)
@@ -101,20 +108,20 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, body: str, top: str,
                        body_bgr.tolist(), -1, cv2.LINE_AA, shift=4)
         # a specular glint: a small bright ellipse somewhere on the face
         gx, gy = cx + rng.uniform(-0.3, 0.3) * size, cy + rng.uniform(-0.3, 0.3) * size
-        glint = np.zeros((h, w), np.float32)
-        cv2.ellipse(glint, (int(gx), int(gy)), (max(1, int(size * 0.12)), max(1, int(size * 0.05))),
+        glint = np.zeros(window.shape[:2], np.float32)
+        cv2.ellipse(glint, (int(gx) - x0, int(gy) - y0), (max(1, int(size * 0.12)), max(1, int(size * 0.05))),
                     float(rng.uniform(0, 180)), 0, 360, (1.0,), -1, cv2.LINE_AA)
         glint = cv2.GaussianBlur(glint, (0, 0), size * 0.03) * rng.uniform(0.0, 0.5)
-        canvas += (glint * 255)[..., None] * (1 - canvas / 300.0)
+        window += (glint * 255)[..., None] * (1 - window / 300.0)
     else:
         r = size * rng.uniform(0.28, 0.34)
         cv2.circle(canvas, (int(round(cx * 16)), int(round(cy * 16))), int(round(r * 16)),
                    paint.tolist(), -1, cv2.LINE_AA, shift=4)
     # a gentle highlight across the top face
-    glow = np.zeros((h, w), np.float32)
-    cv2.fillConvexPoly(glow, np.round(top_pts).astype(np.int32), (1.0,), cv2.LINE_AA)
+    glow = np.zeros(window.shape[:2], np.float32)
+    cv2.fillConvexPoly(glow, (np.round(top_pts) - at).astype(np.int32), (1.0,), cv2.LINE_AA)
     glow = cv2.GaussianBlur(glow, (0, 0), size * 0.2) * rng.uniform(0.0, 0.08)
-    canvas *= (1 + glow)[..., None]
+    window *= (1 + glow)[..., None]
 
 
 def scene(seed: int, dice: dict[str, str] | None = None, *, size: tuple[int, int] = FRAME_SIZE,
