@@ -577,11 +577,13 @@ class Box:
         lamp = self.lamp + rng.normal(0, 2.0, 3)
         px_cm = self.height / self.focal
         lift = float(rng.uniform(0.15, 0.4))  # how far a card's bent edges stand off the table
+        bx0, by0, bx1, by1 = w, h, 0, 0        # the window holding every card
         for p in placed:
             q = self.project(p.outline(6))
             x0, y0 = np.floor(q.min(0)).astype(int) - 12
             x1, y1 = np.ceil(q.max(0)).astype(int) + 12
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+            bx0, by0, bx1, by1 = min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)
             gx, gy = g[y0:y1, x0:x1, 0] - p.x, g[y0:y1, x0:x1, 1] - p.y
             c, s = np.cos(p.turn), np.sin(p.turn)
             lx, ly = gx * c + gy * s, -gx * s + gy * c
@@ -605,7 +607,6 @@ class Box:
             ds = rounded_distance(sx * c + sy * s, -sx * s + sy * c, CARD_W / 2, CARD_H / 2, CORNER)
             shadow[y0:y1, x0:x1] = np.maximum(shadow[y0:y1, x0:x1], (ds < 0).astype(np.float32))
         shadow = cv2.GaussianBlur(shadow, (0, 0), float(rng.uniform(1.5, 4.0)))
-        nrm = normal / _norm(normal)[..., None]
         # the lamp: inverse-square falloff, Lambert, Blinn-Phong glare on the card stock
         to_lamp = np.empty((h, w, 3), np.float32)   # filled channel by channel (no stacking)
         to_lamp[..., 0] = lamp[0] - g[..., 0]
@@ -613,11 +614,19 @@ class Box:
         to_lamp[..., 2] = lamp[2]
         dist2 = _dot(to_lamp, to_lamp)
         ldir = to_lamp / np.sqrt(dist2)[..., None]
-        lambert = np.clip(_dot(nrm, ldir), 0, 1)
+        # off the cards the table's normal is (0, 0, 1): its Lambert term is the lamp's height
+        # over its distance, and it has no glare; the normals are worked out in the cards'
+        # window only (the same numbers: 0 * x + 0 * y + 1 * z is z)
+        lambert = np.clip(ldir[..., 2], 0, 1)
+        spec = np.zeros((h, w), np.float32)
+        if bx1 > bx0 and by1 > by0:
+            win = (slice(by0, by1), slice(bx0, bx1))
+            nrm = normal[win] / _norm(normal[win])[..., None]
+            lambert[win] = np.clip(_dot(nrm, ldir[win]), 0, 1)
+            half = ldir[win] + self._to_camera()[win]
+            half /= _norm(half)[..., None]
+            spec[win] = np.clip(_dot(nrm, half), 0, 1) ** self.shininess * self.gloss * on_card[win]
         fall = (lamp[2] ** 2) / dist2
-        half = ldir + self._to_camera()
-        half /= _norm(half)[..., None]
-        spec = np.clip(_dot(nrm, half), 0, 1) ** self.shininess * self.gloss * on_card
         self.glare = [float((spec[mask > 0.5] * fall[mask > 0.5] > 0.12).mean()) for mask in
                       (self._footprint(p) for p in placed)]
         ambient = float(rng.uniform(0.25, 0.45))
