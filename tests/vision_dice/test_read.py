@@ -9,7 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from farmbox.vision.dice.faces import DIE_FACES
-from farmbox.vision.dice.features import ANGLES, RINGS, best_rotation_scores, normalise, spectra
+from farmbox.vision.dice.features import (
+    ANGLES,
+    DETAIL,
+    DETAIL_SIGMA,
+    DISC,
+    RINGS,
+    best_rotation_scores,
+    normalise,
+    polar_patches,
+    spectra,
+)
 from farmbox.vision.dice.reader import DiceReading
 from farmbox.vision.render.dice import render_background, render_scene
 
@@ -111,6 +121,54 @@ def test_matching_ignores_rotation(seed, shift):
     scores = best_rotation_scores(spectra(rotated), spectra(desc))
     assert scores[0, 0] == pytest.approx(1.0, abs=1e-4)
     assert -1.0 - 1e-4 <= scores[0, 1] <= 1.0 + 1e-4
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), stretched=st.booleans())
+def test_discs_sampled_together_are_each_disc_sampled_alone(seed, stretched):
+    """Every spot's disc is sampled in one remap (in parts past what one remap's map holds):
+    each is the disc a call for that spot alone gives, and the spectrum is numpy's FFT."""
+    rng = np.random.default_rng(seed)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
+    centre = (float(rng.uniform(60, 260)), float(rng.uniform(60, 180)))
+    stretch = (float(rng.uniform(0, np.pi)), float(rng.uniform(1.05, 1.3))) if stretched else None
+    gains = rng.uniform(0.8, 1.25, 3).astype(np.float32)
+    offsets = rng.uniform(-0.3, 0.3, (700, 2)).astype(np.float32)   # more than 32000 map rows
+    offsets[-1] = 0.3          # the farthest spot, in every call: the same patch round them
+    together = polar_patches(frame, gains, centre, 30.0, offsets, 22.0, stretch)
+    for k in (0, 1, 333, 666, 667, 698):
+        alone = polar_patches(frame, gains, centre, 30.0, offsets[[k, -1]], 22.0, stretch)[0]
+        assert np.abs(together[k] - alone).max() < 1e-4
+    assert np.abs(spectra(together) - np.fft.rfft(together.reshape(700, ANGLES, -1), axis=1)).max() < 1e-4
+
+
+def _discs_one_by_one(frame, gains, centre, radius, offsets, disc):
+    """Each spot's disc as cv2.warpPolar samples it, one call a spot (how the descriptors were
+    sampled before stop 59), for a face seen without stretch."""
+    reach = disc + float(np.abs(offsets).max()) * radius + 3
+    x0, y0 = int(np.floor(centre[0] - reach)), int(np.floor(centre[1] - reach))
+    x1, y1 = int(np.ceil(centre[0] + reach)), int(np.ceil(centre[1] + reach))
+    size = (int(round((x1 - x0) * DISC / disc)), int(round((y1 - y0) * DISC / disc)))
+    small = cv2.resize(frame[y0:y1, x0:x1], size, interpolation=cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(np.clip(small.astype(np.float32) * gains / 255.0, 0, 1), cv2.COLOR_BGR2Lab)
+    lab = lab - DETAIL * cv2.GaussianBlur(lab, (0, 0), DETAIL_SIGMA)
+    lab = np.concatenate([lab, cv2.GaussianBlur(lab, (0, 0), 1.0)], axis=2)
+    out = [cv2.warpPolar(lab, (RINGS, ANGLES), ((centre[0] + dx * radius - x0) * size[0] / (x1 - x0),
+                                                (centre[1] + dy * radius - y0) * size[1] / (y1 - y0)),
+                         DISC, cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS)
+           for dx, dy in offsets]
+    return normalise(np.stack(out))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_discs_sampled_in_one_remap_are_the_discs_warp_polar_samples(seed):
+    rng = np.random.default_rng(seed)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
+    centre = (float(rng.uniform(80, 240)), float(rng.uniform(80, 160)))
+    gains = rng.uniform(0.8, 1.25, 3).astype(np.float32)
+    offsets = rng.uniform(-0.3, 0.3, (40, 2)).astype(np.float32)
+    got = polar_patches(frame, gains, centre, 30.0, offsets, 20.0)
+    assert np.abs(got - _discs_one_by_one(frame, gains, centre, 30.0, offsets, 20.0)).max() < 1e-4
 
 
 def test_line_art_on_stickers_is_read(sticker_reader, sticker_setup):
