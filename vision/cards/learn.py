@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from .find import clipped, median_of_rows
+from .rectify import whole
 
 #: Width of the rectified card the features are made from (height follows the ratio).
 FEATURE_W = 80
@@ -325,9 +326,7 @@ def veiled(card: np.ndarray) -> bool:
     clipped_share = float(np.count_nonzero(_channel_max(face) >= WASHED_LEVEL)) / max(face.shape[0] * face.shape[1], 1)
     if clipped_share < VEILED_CLIPPED or float(np.percentile(_channel_min(face), 1)) <= 255.0 * VEILED_INK ** (1.0 / GAMMA):
         return False
-    h, w = card.shape[:2]
-    veil = _veil(_channel_min((card.astype(np.float32) / 255.0) ** GAMMA),
-                 np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    veil = _veil(_channel_min((card.astype(np.float32) / 255.0) ** GAMMA), whole(card))
     return veil is not None and float(veil.max()) >= VEIL_RISE
 
 

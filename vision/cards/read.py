@@ -50,7 +50,7 @@ from .learn import (
     washed,
 )
 from .model import CardModel
-from .rectify import rectify_to
+from .rectify import rectify_to, whole
 from .table import (
     GIVEN_TABLE,
     LEAST_PHOTOS,
@@ -1159,7 +1159,7 @@ def card_in(image: np.ndarray) -> np.ndarray:
         best = on_table(find_cards(image, FindOptions(min_area=0.002, max_area=0.5)), SMALL_CARD)
     if best is not None:
         return best
-    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    return whole(image)
 
 
 #: A card photographed on the table covers at most this share of the photo (a crop's
@@ -1347,9 +1347,7 @@ def _glared_twins(model: CardModel) -> tuple[dict[int, set[int]], dict[int, list
         return {}, {}
     twins: dict[int, set[int]] = {}
     for k in glared:
-        h, w = photos[k][0].shape[:2]
-        whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        near = _card_distances(model, np.stack([features(unveiled(t, whole)) for t in photos[k]])).min(axis=0)
+        near = _card_distances(model, np.stack([features(unveiled(t, whole(t))) for t in photos[k]])).min(axis=0)
         near[k] = np.inf
         twins[k] = set(np.flatnonzero(near <= TWINS * near.min()).tolist())
     details = {k: [colour_details(features(t)) for t in ts] for k, ts in photos.items()}
@@ -1565,9 +1563,8 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
         label, img, corners = found[i]
         mask = differing(img, table) if img.shape == size else None
         if mask is not None and differs_inside(mask, corners, img) < NOT_A_CARD:
-            h, w = img.shape[:2]
-            found[i] = (label, img, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
-            shares[i] = cv2.contourArea(found[i][2]) / float(w * h)
+            found[i] = (label, img, whole(img))
+            shares[i] = cv2.contourArea(found[i][2]) / float(img.shape[0] * img.shape[1])
     return found, shares
 
 

@@ -17,6 +17,13 @@ def canon_size(ratio: float) -> tuple[int, int]:
     return CANON_W, int(round(CANON_W / max(0.3, min(1.0, ratio))))
 
 
+def whole(image: np.ndarray) -> np.ndarray:
+    """The corners (clockwise from the top left, float32) of the whole of ``image``: a photo
+    that is the card, or a card already rectified."""
+    h, w = image.shape[:2]
+    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+
+
 def rectify(image: np.ndarray, corners: np.ndarray, ratio: float) -> np.ndarray:
     """Warp the card inside ``corners`` (clockwise) to a portrait canonical image.
 

@@ -94,8 +94,10 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
 #: The polar grid of a disc of radius DISC about (0, 0), x and y (ANGLES * RINGS, angle major),
 #: as ``cv2.warpPolar`` lays it: ring r at r * DISC / RINGS in single precision, angle a at
 #: 2 pi a / ANGLES.
-_POLAR_X, _POLAR_Y = (((np.arange(RINGS) * (DISC / RINGS)).astype(np.float32).astype(np.float64)[None, :]
-                       * trig(np.arange(ANGLES) * (2 * np.pi / ANGLES))[:, None]).ravel() for trig in (np.cos, np.sin))
+_RADII = (np.arange(RINGS) * (DISC / RINGS)).astype(np.float32).astype(np.float64)
+_TURNS = np.arange(ANGLES) * (2 * np.pi / ANGLES)
+_POLAR_X = (_RADII[None, :] * np.cos(_TURNS)[:, None]).ravel()
+_POLAR_Y = (_RADII[None, :] * np.sin(_TURNS)[:, None]).ravel()
 _REMAP_ROWS = 32000 // ANGLES * ANGLES
 
 
@@ -137,6 +139,5 @@ def best_rotation_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray
 
 
 #: The real DFT of ANGLES samples as two matrices (F, ANGLES): rfft(x) = (C + i S) x.
-_DFT_COS, _DFT_SIN = (m.astype(np.float32) for m in (
-    np.cos(2 * np.pi * np.outer(np.arange(ANGLES // 2 + 1), np.arange(ANGLES)) / ANGLES),
-    -np.sin(2 * np.pi * np.outer(np.arange(ANGLES // 2 + 1), np.arange(ANGLES)) / ANGLES)))
+_PHASES = 2 * np.pi * np.outer(np.arange(ANGLES // 2 + 1), np.arange(ANGLES)) / ANGLES
+_DFT_COS, _DFT_SIN = np.cos(_PHASES).astype(np.float32), (-np.sin(_PHASES)).astype(np.float32)
