@@ -32,6 +32,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.bench_scripts import bench_script
@@ -143,7 +144,8 @@ def test_a_wide_lens_is_learned_at_enrollment(wide_lens_box, tmp_path):
     shape = (720, 960)
     centre, corner = model.size_at(shape, (480, 360)), model.size_at(shape, (40, 40))
     assert corner > 1.15 * centre  # learned from where the enrollment dice lay
-    assert model.stretch_at(shape, (40, 40))[1] > 1.15 > model.stretch_at(shape, (480, 360))[1]
+    drawn = [np.linalg.svd(model.stretch_at(shape, p), compute_uv=False) for p in ((40, 40), (480, 360))]
+    assert drawn[0][0] / drawn[0][1] > 1.15 > drawn[1][0] / drawn[1][1]
 
 
 def test_a_red_die_on_a_pink_cloth_behind_a_leaning_camera(red_on_pink_box, tmp_path):
@@ -168,7 +170,10 @@ def test_pictures_too_small_to_tell_apart_are_refused_not_misread(tiny_line_art_
 
     exact, wrong, reads = _read_set(tiny_line_art_box, tmp_path)
     assert wrong == 0, [(n, t, r) for n, t, r in reads if r["faces"] not in (None, t)]
-    assert DiceModel.load(tmp_path / "dice.npz").min_margin > MARGIN_RANGE[1]
+    # the least lead accepted is raised above what the photos' wrong reads led by: past the
+    # usual range before stop 60 (over 0.12); since the faces' look is undone for the camera's lean
+    # (11.4 degrees here) the photos are read wrong by less: 0.066, still far above the floor
+    assert DiceModel.load(tmp_path / "dice.npz").min_margin > 2 * MARGIN_RANGE[0]
     # and the owner is told which photos are weak
     assert "it reads as the" in capsys.readouterr().err
 
@@ -187,6 +192,29 @@ def test_thin_lines_behind_a_steep_camera_are_found_where_the_lean_puts_them(ste
     # 7 of the 12 read; not met yet: one horse seen askew is read as the pig, so ``wrong`` is
     # not held to 0 here (docs/dice-vision.md, stop 54)
     assert exact >= 6, [(n, r["reason"]) for n, t, r in reads if r["faces"] != t]
+    # the top faces' look, learned from the photos' sizes, is the camera's: undone, a face is
+    # left drawn out by less than half what the camera draws it (the lens's stretch alone, the
+    # undoing before stop 60, left 0.075 of 0.082)
+    seen, left = _looks_left(bench_script("holdout_dice").Box.from_seed(311, "line", "felt"), model)
+    assert left < 0.5 * seen and seen > 0.06, (seen, left)
+
+
+def _looks_left(box, model) -> tuple[float, float]:
+    """How drawn out (the mean of long over short axis, less 1) a flat top face looks across the
+    frame of ``box`` (the renderer's own camera: lean, lens) before and after ``model``'s look
+    (:meth:`DiceModel.stretch_at`) is undone."""
+    shape, z, e = (720, 960), 2 * 1.1135 * box.edge, 0.01     # a top face's height: two inradii
+    seen, left = [], []
+    for px in np.linspace(60, 900, 11):
+        for py in np.linspace(60, 660, 9):
+            x, y = box.under(px, py, z)
+            at = np.array(box.project(np.array([x, y, z])))
+            look = np.stack([np.array(box.project(np.array([x + e, y, z]))) - at,
+                             np.array(box.project(np.array([x, y + e, z]))) - at], axis=1) / e
+            for m, out in ((look, seen), (np.linalg.inv(model.stretch_at(shape, (px, py))) @ look, left)):
+                s = np.linalg.svd(m, compute_uv=False)
+                out.append(s[0] / s[1] - 1)
+    return float(np.mean(seen)), float(np.mean(left))
 
 
 def test_a_disc_whose_own_thresholds_refuse_its_photos_is_passed_over(blurred_cloth_box, tmp_path):

@@ -16,6 +16,7 @@ from farmbox.vision.dice.features import (
     DISC,
     RINGS,
     best_rotation_scores,
+    drawn_out,
     normalise,
     polar_patches,
     spectra,
@@ -97,6 +98,19 @@ def test_die_partly_out_of_view(reader, setup, seed, die):
     assert reading.faces is None and reading.reason == "die out of view"
 
 
+def test_a_die_cut_by_the_edge_is_read_only_with_its_top_face_in_view():
+    """A die cut by the frame's edge is read only when its top face's centre lies
+    FACE_IN_VIEW of the die's radius inside every edge (its picture in view)."""
+    from farmbox.vision.dice.reader import FACE_IN_VIEW, _face_in_view
+
+    shape, area = (720, 960, 3), np.pi * 40.0 ** 2        # a die of radius 40 pixels
+    reach = FACE_IN_VIEW * 40.0
+    for inside in ((reach, 360.0), (959 - reach, 360.0), (480.0, reach), (480.0, 719 - reach)):
+        assert _face_in_view(shape, inside, area)
+    for cut in ((reach - 1, 360.0), (960 - reach, 360.0), (480.0, reach - 1), (480.0, 720 - reach)):
+        assert not _face_in_view(shape, cut, area)
+
+
 def test_not_a_colour_frame(reader):
     with pytest.raises(ValueError, match="BGR colour frame"):
         reader.read(np.zeros((100, 100), np.uint8))
@@ -131,7 +145,7 @@ def test_discs_sampled_together_are_each_disc_sampled_alone(seed, stretched):
     rng = np.random.default_rng(seed)
     frame = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
     centre = (float(rng.uniform(60, 260)), float(rng.uniform(60, 180)))
-    stretch = (float(rng.uniform(0, np.pi)), float(rng.uniform(1.05, 1.3))) if stretched else None
+    stretch = drawn_out(float(rng.uniform(0, np.pi)), float(rng.uniform(1.05, 1.3))) if stretched else None
     gains = rng.uniform(0.8, 1.25, 3).astype(np.float32)
     offsets = rng.uniform(-0.3, 0.3, (700, 2)).astype(np.float32)   # more than 32000 map rows
     offsets[-1] = 0.3          # the farthest spot, in every call: the same patch round them

@@ -475,7 +475,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     ref = np.sqrt(die_area / np.pi)
     sample_ref = ref[die_of] * scales  # each photo's die radius where it lies
     # a lens draws a top face out along the radius towards the frame's edges: undone on each
-    stretches: list[tuple[float, float] | None] = [stretch_of(size_map, size, b.centre) for b in found]
+    stretches: list[np.ndarray | None] = [stretch_of(size_map, size, b.centre) for b in found]
 
     # 5. camera geometry and the top face's disc: for each disc size, the perspective shift
     # that makes same faces agree best; the usual disc is the one of USUAL_DISCS whose photos
@@ -537,7 +537,7 @@ def _disc_model(rho: float, samples: list[tuple[str, np.ndarray, str]], gains: l
                 found: list[Blob], faces: list[str],
                 face_idx: np.ndarray, die_of: np.ndarray, densities: np.ndarray, floor: float,
                 size: tuple[int, ...], die_area: np.ndarray, size_map: np.ndarray, sample_ref: np.ndarray,
-                stretches: list[tuple[float, float] | None]) -> DiscTried:
+                stretches: list[np.ndarray | None]) -> DiscTried:
     """The model with a top-face disc of ``rho`` die radii (thresholds not yet set), how to
     read a sample leave-one-out with it, and each sample read so (``gains``: each sample's
     :func:`balance_gains`)."""
@@ -694,7 +694,7 @@ LEAN_PHOTOS = 8
 def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray], found: list[Blob],
                    face_idx: np.ndarray,
                    templates: np.ndarray, perspective: float, discs: np.ndarray,
-                   stretches: list[tuple[float, float] | None]) -> tuple[float, np.ndarray] | None:
+                   stretches: list[np.ndarray | None]) -> tuple[float, np.ndarray] | None:
     """The perspective and shift that put each photo's top face where it best matches the other
     photos of its face: each top face is looked for within :data:`LEAN_SEARCH` die radii of
     where a straight-down camera puts it, then ``top = centre + (blob - centre) * k + shift``
@@ -742,7 +742,7 @@ def _fit_top_field(samples: list[tuple[str, np.ndarray, str]], gains: list[np.nd
 def _recentre(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray], found: list[Blob],
               face_idx: np.ndarray,
               templates: np.ndarray, perspective: float, shift: np.ndarray, rho: float, discs: np.ndarray,
-              stretches: list[tuple[float, float] | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
+              stretches: list[np.ndarray | None]) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Move each template to the spot that best matches the other photos of its face (the
     silhouette's centre is off when a side of the die is in deep shade)."""
     from farmbox.vision.dice.features import best_rotation_scores, spectra

@@ -28,36 +28,43 @@ SCALES = (0.0, 1.0)
 CHANNELS = 3 * len(SCALES)
 
 
+def drawn_out(angle: float, ratio: float) -> np.ndarray:
+    """The look (2x2) of a face drawn out ``ratio`` times along the direction ``angle``
+    (radians, image coordinates) and left as it is across it."""
+    c, s = np.cos(angle), np.sin(angle)
+    rot = np.array([[c, s], [-s, c]])
+    return rot.T @ np.diag([ratio, 1.0]) @ rot
+
+
 def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, float], radius: float,
-                  offsets: np.ndarray, disc: float, stretch: tuple[float, float] | None = None) -> np.ndarray:
+                  offsets: np.ndarray, disc: float, stretch: np.ndarray | None = None) -> np.ndarray:
     """Descriptors (len(offsets), ANGLES, RINGS, CHANNELS) of discs of radius ``disc`` (frame pixels)
     centred at ``centre + offsets * radius``.
 
     ``frame`` is the raw BGR frame, ``radius`` the die's radius in frame pixels. Seen straight
     down through an ideal lens, the top face is parallel to the image plane and has the same
     size anywhere; a real lens enlarges or shrinks it towards the frame's edges (the caller's
-    ``disc`` follows that) and more along the radius than across it: ``stretch`` = (angle of
-    the direction from the frame's centre, how many times longer the face looks along it),
-    undone before sampling.
+    ``disc`` follows that) and more along the radius than across it, and a leaning camera
+    draws it out along the lean: ``stretch`` is the face's look there (2x2: a vector ``v`` on
+    the flat face seen as ``stretch @ v``, up to the size; see
+    :meth:`~farmbox.vision.dice.model.DiceModel.stretch_at`), undone before sampling.
     """
-    ratio = 1.0 if stretch is None else float(stretch[1])
-    reach = disc * max(1.0, ratio) + float(np.abs(offsets).max(initial=0.0)) * radius + 3
+    look = np.eye(2) if stretch is None else np.asarray(stretch, np.float64)
+    reach = disc * max(1.0, float(np.linalg.norm(look, 2))) + float(np.abs(offsets).max(initial=0.0)) * radius + 3
     zoom = DISC / disc
     h, w = frame.shape[:2]
     x0, y0 = int(max(0, np.floor(centre[0] - reach))), int(max(0, np.floor(centre[1] - reach)))
     x1, y1 = int(min(w, np.ceil(centre[0] + reach))), int(min(h, np.ceil(centre[1] + reach)))
     roi = frame[y0:y1, x0:x1]
     size = (max(2, int(round((x1 - x0) * zoom))), max(2, int(round((y1 - y0) * zoom))))
-    if stretch is None or abs(ratio - 1.0) < 0.01:
+    if float(np.abs(np.linalg.svd(look, compute_uv=False) - 1.0).max()) < 0.01:
         small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
 
         def place(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             return np.stack([(x - x0) * size[0] / (x1 - x0), (y - y0) * size[1] / (y1 - y0)], axis=-1)
     else:
-        # zoom, and squeeze along the radial direction, about the patch's centre
-        c, s = np.cos(stretch[0]), np.sin(stretch[0])
-        rot = np.array([[c, s], [-s, c]])
-        a = zoom * rot.T @ np.diag([1.0 / ratio, 1.0]) @ rot
+        # zoom, and undo the face's look, about the patch's centre
+        a = zoom * np.linalg.inv(look)
         mid = np.array([(centre[0] - x0), (centre[1] - y0)])
         out_mid = np.array([size[0] / 2, size[1] / 2])
         m = np.hstack([a, (out_mid - a @ mid)[:, None]]).astype(np.float64)

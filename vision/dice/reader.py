@@ -74,6 +74,14 @@ NEAR_OFFSET = 0.12
 
 #: A die showing less than this share of its usual size is partly hidden (or smeared).
 HIDDEN_AREA = 0.8
+#: A die cut by the frame's edge is read only when the centre of its top face lies at least
+#: this far (in radii of the die's usual silhouette there) inside the frame: its picture is then
+#: in view (a face's corners reach 0.64 of the radius, its picture some 0.35-0.4).  On sixteen
+#: of the second renderer's boxes (stamp, painted and line art), the dice touching the frame's
+#: edge wholly in view had their top face's centre 0.48-1.07 radii inside; the dice cut by it
+#: with most of their silhouette in view, -0.06-0.31 (before stop 60 such a die was read when
+#: its face matched clearly: a face cut in half read as a rabbit).
+FACE_IN_VIEW = 0.4
 #: A silhouette this much longer than a flat die's at the same spot at enrollment is a die on an
 #: edge; somewhat longer, it is one when the top face also matches weakly.
 TILT_ELONGATION = 0.1
@@ -108,6 +116,8 @@ class FaceScores:
 
     scores: dict[str, float]
     offset: float = 0.0  # how far the best-matching disc sits from the predicted centre, in die radii
+    #: where that disc's centre lies in the frame (pixels)
+    at: tuple[float, float] = (0.0, 0.0)
 
     @property
     def ranked(self) -> list[tuple[str, float]]:
@@ -175,7 +185,8 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
         per_template = np.maximum(coarse.max(axis=0), fine.max(axis=0))
         spot = offsets[int(np.argmax(fine.max(axis=1)))]
         return FaceScores({f: float(per_template[owner == i].max()) for i, f in enumerate(faces)},
-                          float(np.hypot(*spot)))
+                          float(np.hypot(*spot)), (centre[0] + float(spot[0]) * blob.radius,
+                                                   centre[1] + float(spot[1]) * blob.radius))
 
     offsets, fine = refined(distinct[:REFINED])
     scores = scored(offsets, fine)
@@ -200,6 +211,14 @@ def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
     """0..1, above 0.5 exactly when both the score and the margin pass their thresholds."""
     z = min((score - model.min_score) / 0.08, (margin - model.min_margin) / 0.04)
     return float(1.0 / (1.0 + np.exp(-3.0 * z)))
+
+
+def _face_in_view(frame_shape: tuple[int, ...], at: tuple[float, float], die_area: float) -> bool:
+    """Whether a top face centred at ``at``, on a die whose silhouette would cover
+    ``die_area`` pixels there, lies :data:`FACE_IN_VIEW` of its radius inside the frame."""
+    h, w = frame_shape[:2]
+    reach = FACE_IN_VIEW * float(np.sqrt(die_area / np.pi))
+    return reach <= at[0] <= w - 1 - reach and reach <= at[1] <= h - 1 - reach
 
 
 def _touching(a: Blob, b: Blob) -> bool:
@@ -339,6 +358,9 @@ class DiceReader:
                 # no flat top face: on a die cut by the frame's edge (most of it in view) the
                 # face is cut too, and the die is out of view, not tilted
                 return DiceReading(None, min(conf, 0.4), "die out of view" if blob.touches_border else "die tilted")
+            if blob.touches_border and not _face_in_view(frame.shape, scores.at, expected_area):
+                # a die cut by the frame's edge is read only when its whole top face is in view
+                return DiceReading(None, min(conf, 0.4), "die out of view")
             if blob.area > 1.6 * expected_area:
                 return DiceReading(None, conf, "unsure")
             faces.append(face)

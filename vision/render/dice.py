@@ -458,6 +458,11 @@ def _compose(rng: np.random.Generator, setup: Setup, poses: list[DiePose], *, li
     return camera_faults(rng, lighting.apply(img), **faults)
 
 
+#: How far inside the frame's edge a die put near it (``render_scene(near_edge=...)``) keeps its
+#: outermost corner, in pixels.
+WHOLE_MARGIN = 1.0
+
+
 def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[str, str] | None = None,
                  hidden: str | None = None, tilted: str | None = None, motion: bool = False,
                  touching: bool | None = None, near_edge: str | None = None, out_of_view: str | None = None,
@@ -500,6 +505,18 @@ def render_scene(seed: int, *, setup: Setup | int | None = None, faces: tuple[st
             u = float(rng.uniform(0.3, 0.7))
             px, py = [(inset, u * h), (w - inset, u * h), (u * w, inset), (u * w, h - inset)][side]
             pose.x, pose.y = (float(c) for c in setup.camera.table_point(px, py))
+            if die == near_edge:
+                # wholly in view: its top stands out beyond its foot (the camera sees it from
+                # the frame's centre), so the die is moved in until its outermost corner is
+                # WHOLE_MARGIN pixels inside the edge
+                for _ in range(3):
+                    corners = setup.camera.project(pose.world()[0])
+                    over = [-corners[:, 0].min(), corners[:, 0].max() - (w - 1),
+                            -corners[:, 1].min(), corners[:, 1].max() - (h - 1)][side] + WHOLE_MARGIN
+                    if over <= 0:
+                        break
+                    px, py = [(px + over, py), (px - over, py), (px, py + over), (px, py - over)][side]
+                    pose.x, pose.y = (float(c) for c in setup.camera.table_point(px, py))
         if die == tilted:
             pose.tilt = float(rng.uniform(np.radians(22), np.radians(32)))
             pose.tilt_axis = float(rng.uniform(0, 2 * np.pi))
