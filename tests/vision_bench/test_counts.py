@@ -36,3 +36,11 @@ def test_the_vision_bench_scripts_refuse_a_bad_count_before_any_work(script, arg
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith(f"{script}.py: error: argument ")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_look_check_refuses_a_folder_that_is_no_dice_box(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCH / "look_check.py"), str(tmp_path / "cards")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [f"look_check: {tmp_path / 'cards'} is not a box of bench/holdout_dice.py "
+                                       "(<style>-<table>-<seed>/enroll)"]
