@@ -50,14 +50,15 @@ def polar_patches(frame: np.ndarray, gains: np.ndarray, centre: tuple[float, flo
     :meth:`~farmbox.vision.dice.model.DiceModel.stretch_at`), undone before sampling.
     """
     look = np.eye(2) if stretch is None else np.asarray(stretch, np.float64)
-    reach = disc * max(1.0, float(np.linalg.norm(look, 2))) + float(np.abs(offsets).max(initial=0.0)) * radius + 3
+    axes = np.linalg.svd(look, compute_uv=False)       # how far the face is drawn out each way
+    reach = disc * max(1.0, float(axes[0])) + float(np.abs(offsets).max(initial=0.0)) * radius + 3
     zoom = DISC / disc
     h, w = frame.shape[:2]
     x0, y0 = int(max(0, np.floor(centre[0] - reach))), int(max(0, np.floor(centre[1] - reach)))
     x1, y1 = int(min(w, np.ceil(centre[0] + reach))), int(min(h, np.ceil(centre[1] + reach)))
     roi = frame[y0:y1, x0:x1]
     size = (max(2, int(round((x1 - x0) * zoom))), max(2, int(round((y1 - y0) * zoom))))
-    if float(np.abs(np.linalg.svd(look, compute_uv=False) - 1.0).max()) < 0.01:
+    if float(np.abs(axes - 1.0).max()) < 0.01:
         small = cv2.resize(roi, size, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
 
         def place(x: np.ndarray, y: np.ndarray) -> np.ndarray:
