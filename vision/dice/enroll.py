@@ -474,7 +474,8 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
 
     ref = np.sqrt(die_area / np.pi)
     sample_ref = ref[die_of] * scales  # each photo's die radius where it lies
-    # a lens draws a top face out along the radius towards the frame's edges: undone on each
+    # a lens draws a top face out along the radius towards the frame's edges, a leaning camera
+    # along its lean: undone on each
     stretches: list[np.ndarray | None] = [stretch_of(size_map, size, b.centre) for b in found]
 
     # 5. camera geometry and the top face's disc: for each disc size, the perspective shift

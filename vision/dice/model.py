@@ -150,8 +150,8 @@ class DiceModel:
         (:data:`LEAN_OF_SLOPE`).  On the second renderer's boxes leaning 10.5 and 10.9 degrees
         (line/felt 311, line/wood 313), undoing this and the lens leaves a face drawn out by
         3.3% and 2.5% on average (10.5% and 7.5% at most) against 7.5% and 7.1% (22% and 19%)
-        with the lens alone, most of what is left the same everywhere (cos of the lean: the
-        same for the enrollment photos and the throws)."""
+        with the lens alone; part of what is left is the same everywhere (1 / cos of the lean,
+        0.017 at 10.5 degrees: the same for the enrollment photos and the throws)."""
         return stretch_of(self.size_map, frame_shape, point)
 
     def flat_elongation(self, frame_shape: tuple[int, ...], point: tuple[float, float]) -> float:

@@ -359,7 +359,7 @@ class DiceReader:
                 # face is cut too, and the die is out of view, not tilted
                 return DiceReading(None, min(conf, 0.4), "die out of view" if blob.touches_border else "die tilted")
             if blob.touches_border and not _face_in_view(frame.shape, scores.at, expected_area):
-                # a die cut by the frame's edge is read only when its whole top face is in view
+                # a die cut by the frame's edge is read only with its top face's picture in view
                 return DiceReading(None, min(conf, 0.4), "die out of view")
             if blob.area > 1.6 * expected_area:
                 return DiceReading(None, conf, "unsure")
