@@ -24,8 +24,8 @@ from counts import Parser
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import holdout_dice
 
-from farmbox.vision.dice import model as dice_model
 from farmbox.vision.dice.enroll import enroll_folder
+from farmbox.vision.dice.model import stretch_of
 
 #: The shares of the size map's slope tried as the lean.
 SHARES = (0.0, 0.4, 0.5, 0.6, 2 / 3, 0.8, 1.0, 1.2)
@@ -66,22 +66,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         boxes.append((folder, holdout_dice.Box.from_seed(int(seed), style, table)))
     print("box: lean; left drawn out, mean/most, for each share of the slope taken as the lean")
-    saved = dice_model.LEAN_OF_SLOPE
-    try:
-        for folder, box in boxes:
-            model = enroll_folder(folder / "enroll")
-            points = looks(box)
-            cells = []
-            for share in SHARES:
-                dice_model.LEAN_OF_SLOPE = share
-                left = [drawn(np.linalg.inv(model.stretch_at((720, 960), p)) @ look) for p, look in points]
-                cells.append(f"{share:.2f}: {np.mean(left):.4f}/{np.max(left):.3f}")
-            seen = [drawn(look) for _, look in points]
-            lean = float(np.degrees(np.arccos(box.lean[2, 2])))
-            print(f"{folder.name}: lean {lean:.1f} deg, as seen {np.mean(seen):.4f}/{np.max(seen):.3f}; "
-                  + "  ".join(cells), flush=True)
-    finally:
-        dice_model.LEAN_OF_SLOPE = saved
+    for folder, box in boxes:
+        model = enroll_folder(folder / "enroll")
+        points = looks(box)
+        cells = []
+        for share in SHARES:
+            left = [drawn(np.linalg.inv(stretch_of(model.size_map, (720, 960), p, share)) @ look)
+                    for p, look in points]
+            cells.append(f"{share:.2f}: {np.mean(left):.4f}/{np.max(left):.3f}")
+        seen = [drawn(look) for _, look in points]
+        lean = float(np.degrees(np.arccos(box.lean[2, 2])))
+        print(f"{folder.name}: lean {lean:.1f} deg, as seen {np.mean(seen):.4f}/{np.max(seen):.3f}; "
+              + "  ".join(cells), flush=True)
     return 0
 
 

@@ -47,22 +47,24 @@ def top_of(perspective: float, shift: np.ndarray, frame_shape: tuple[int, ...],
             cy + (point[1] - cy) * perspective + float(shift[1]) * w / 2)
 
 
-def stretch_of(size_map: np.ndarray, frame_shape: tuple[int, ...], point: tuple[float, float]
-               ) -> np.ndarray:
-    """See :meth:`DiceModel.stretch_at`."""
+#: The lean's share of the size map's slope (see :func:`stretch_of`).
+LEAN_OF_SLOPE = 2 / 3
+
+
+def stretch_of(size_map: np.ndarray, frame_shape: tuple[int, ...], point: tuple[float, float],
+               lean_share: float = LEAN_OF_SLOPE) -> np.ndarray:
+    """See :meth:`DiceModel.stretch_at`; ``lean_share``: the share of the size map's slope taken
+    as the lean (``bench/look_check.py`` tries others)."""
     t = size_terms(frame_shape, point)
     ratio = float(np.clip(1.0 + float(size_map[3]) / float(size_map[0]) * t[3], *STRETCH_RANGE))
     look = drawn_out(float(np.arctan2(t[2], t[1])), ratio)
     # a leaning camera: a flat face seen at t (half frame widths from the frame's centre) is
     # drawn out as I + t c^T (a pinhole's homography, to first order in the lean), where the
     # size of things grows across the frame as (1 + c.t)^(3/2): c is 2/3 of the size map's slope
-    c = LEAN_OF_SLOPE * np.asarray(size_map[1:3], np.float64) / float(size_map[0])
+    c = lean_share * np.asarray(size_map[1:3], np.float64) / float(size_map[0])
     lean = np.eye(2) + np.outer(t[1:3], c)
     return look @ lean / np.sqrt(max(float(np.linalg.det(lean)), 0.25))
 
-
-#: The lean's share of the size map's slope (see :func:`stretch_of`).
-LEAN_OF_SLOPE = 2 / 3
 
 #: The most a lens is taken to draw a top face out (or in) along the radius.
 STRETCH_RANGE = (0.75, 1.4)
