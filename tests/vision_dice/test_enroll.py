@@ -9,11 +9,19 @@ import numpy as np
 import pytest
 
 from farmbox.vision.dice.enroll import (
+    DISC_BETTER,
     EXPOSURES,
+    FEW_ACCEPTED,
+    WRONG_LEAD_CEILING,
+    WRONG_LEAD_FACTOR,
     DiceEnrollment,
+    DiscTried,
     EnrollmentPlan,
+    SampleCheck,
     build_model,
+    chosen_disc,
     enroll_folder,
+    face_margins,
     read_samples,
 )
 from farmbox.vision.dice.faces import DICE, FACES
@@ -192,3 +200,35 @@ def test_size_map_follows_the_lens_and_refuses_a_wild_fit():
     assert fit_size_map(few, few_die, shape).tolist() == list(NO_SIZE_MAP)
     wild, wild_die = blobs(np.array([1.0, 0.0, 0.0, 1.5]), 30)  # 2.5x at the corners: no lens does that
     assert fit_size_map(wild, wild_die, shape).tolist() == list(NO_SIZE_MAP)
+
+
+def _tried(rho: float, agreement: float, quality: float, accepted: int) -> DiscTried:
+    from types import SimpleNamespace
+
+    return DiscTried(SimpleNamespace(rho=rho), None, [], agreement, quality, accepted)  # type: ignore[arg-type]
+
+
+def test_the_disc_kept_is_the_usual_one_unless_another_reads_the_photos_better_or_more():
+    small, usual_a, usual_b = _tried(0.28, 0.1, 0.20, 30), _tried(0.40, 0.3, 0.18, 30), _tried(0.46, 0.2, 0.19, 30)
+    # of the usual discs, the one whose photos agree best; a better read under DISC_BETTER
+    # times is not enough to leave them
+    assert chosen_disc([small, usual_a, usual_b]) is usual_a
+    clearly = _tried(0.28, 0.1, DISC_BETTER * 0.18 + 0.01, 30)
+    assert chosen_disc([clearly, usual_a, usual_b]) is clearly
+    # a disc whose own thresholds accept under FEW_ACCEPTED of what another's accept is passed
+    # over for the one accepting most
+    few = _tried(0.40, 0.3, 0.18, int(FEW_ACCEPTED * 29) - 1)
+    assert chosen_disc([small, few, usual_b]) is small
+    assert chosen_disc([_tried(0.28, 0.1, 0.1, 29), few, usual_b]) is usual_b
+
+
+def test_a_face_photos_were_read_as_asks_a_longer_lead_and_no_other_does():
+    reads = [SampleCheck("a", "sheep", "red", "sheep", 0.8, 0.2),
+             SampleCheck("b", "sheep", "red", "pig", 0.7, -0.05),     # read as the pig by 0.05
+             SampleCheck("c", "fox", "red", "pig", 0.6, -0.02),
+             SampleCheck("d", "wolf", "green", "cow", 0.5, -0.9),     # far off: held to the ceiling
+             SampleCheck("e", "horse", "red", None, float("nan"), float("nan"))]  # not checked
+    out = face_margins(reads)
+    assert out[FACES.index("pig")] == pytest.approx(WRONG_LEAD_FACTOR * 0.05)
+    assert out[FACES.index("cow")] == WRONG_LEAD_CEILING
+    assert not np.delete(out, [FACES.index("pig"), FACES.index("cow")]).any()

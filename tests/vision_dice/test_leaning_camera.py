@@ -17,12 +17,14 @@ and tables), read through the CLI as the bench does:
   perspective tried, not only the one where the faces agreed best before they were looked for
   (before: the line art's geometry came out far off, every throw refused);
 * the same on stickers smaller still, pictures too small for this camera to tell apart: the
-  enrollment's own photos are read wrong by clear leads, and the least lead accepted is set
-  above them, so such throws are refused, not misread (before: 3 wrong in 120);
-* stamp art on a pink cloth behind a leaning camera, some photos blurred: the usual disc takes
-  in the next faces and reads three enrollment photos wrong, so its own least lead refuses
-  everything; a disc whose thresholds accept its photos is taken instead (before: every
-  throw refused).
+  enrollment's own photos are read wrong by clear leads, and the least lead accepted of the
+  faces they were read as is set above them, so such throws are refused, not misread (before:
+  3 wrong in 120), while the other faces are read (before stop 61, the lead was raised for
+  every face and nearly every throw refused);
+* stamp art on a pink cloth behind a leaning camera, some photos blurred: the usual disc read
+  three enrollment photos wrong where the geometry learned from the faces' agreement put
+  them, and its own least lead refused everything (stop 55 took another disc; since stop 61
+  the geometry is fitted to where the reader finds the faces, and every photo reads right).
 """
 
 from __future__ import annotations
@@ -166,16 +168,23 @@ def test_thin_lines_on_a_small_sticker_are_read_through_a_disc_inside_it(line_ar
 
 def test_pictures_too_small_to_tell_apart_are_refused_not_misread(tiny_line_art_box, tmp_path, capsys):
     from farmbox.vision.dice.enroll import MARGIN_RANGE
+    from farmbox.vision.dice.faces import FACES
     from farmbox.vision.dice.model import DiceModel
 
     exact, wrong, reads = _read_set(tiny_line_art_box, tmp_path)
     assert wrong == 0, [(n, t, r) for n, t, r in reads if r["faces"] not in (None, t)]
-    # the least lead accepted is raised above what the photos' wrong reads led by: past the
-    # usual range before stop 60 (over 0.12); since the faces' look is undone for the camera's lean
-    # (11.4 degrees here) the photos are read wrong by less: 0.066, still far above the floor
-    assert DiceModel.load(tmp_path / "dice.npz").min_margin > 2 * MARGIN_RANGE[0]
-    # and the owner is told which photos are weak
-    assert "it reads as the" in capsys.readouterr().err
+    # a read of a face that enrollment photos of other faces were read as must lead by more
+    # than they did: the pig (a fox's photo read as it) past the usual range and past the 0.19
+    # by which the 28th throw's red rabbit leads as the pig
+    model = DiceModel.load(tmp_path / "dice.npz")
+    err = capsys.readouterr().err
+    assert "it reads as the pig" in err  # and the owner is told which photos are weak
+    assert model.margin_for("pig") > 0.19 > MARGIN_RANGE[1]
+    # the faces no photo was read as keep the usual least lead, and their throws are read
+    # (until stop 61 the raised lead held for every face: 1 of these 28 throws was read)
+    kept = [f for f in FACES if f"it reads as the {f}" not in err]
+    assert kept and all(model.margin_for(f) == model.min_margin <= MARGIN_RANGE[1] for f in kept)
+    assert exact >= 20, [(n, r["reason"]) for n, t, r in reads if r["faces"] != t]  # 24 of 28
 
 
 def test_thin_lines_behind_a_steep_camera_are_found_where_the_lean_puts_them(steep_line_art_box, tmp_path):
@@ -189,10 +198,11 @@ def test_thin_lines_behind_a_steep_camera_are_found_where_the_lean_puts_them(ste
     # was refused.  Fitted from every start, the smallest disc's learns 1.051 and is chosen.
     model = DiceModel.load(tmp_path / "dice.npz")
     assert model.rho < min(USUAL_DISCS) and 1.03 <= model.perspective <= 1.07
-    # 9 of the 12 read since the lean's look is undone (7 at stop 54); not met yet: a red sheep
-    # is read as the pig (its enrollment photos all lie on the far side of the lean), so
-    # ``wrong`` is not held to 0 here (docs/dice-vision.md, stops 54 and 60)
-    assert exact >= 8, [(n, r["reason"]) for n, t, r in reads if r["faces"] != t]
+    # 9 of the 12 read since the lean's look is undone (7 at stop 54), 11 since the geometry is
+    # fitted to where the reader finds the faces and a face's own least lead is raised only by
+    # photos read as it (stop 61; over the box's 120 throws 89 read and 0 wrong, against 72
+    # and 2 wrong: red sheep read as the pig)
+    assert wrong == 0 and exact >= 10, [(n, r["reason"]) for n, t, r in reads if r["faces"] != t]
     # the top faces' look, learned from the photos' sizes, is the camera's: undone, a face is
     # left drawn out by less than half what the camera draws it (the lens's stretch alone, the
     # undoing before stop 60, left 0.075 of 0.082)
@@ -203,12 +213,15 @@ def test_thin_lines_behind_a_steep_camera_are_found_where_the_lean_puts_them(ste
     assert left < 0.5 * seen and seen > 0.06, (seen, left)
 
 
-def test_a_disc_whose_own_thresholds_refuse_its_photos_is_passed_over(blurred_cloth_box, tmp_path):
-    from farmbox.vision.dice.enroll import MARGIN_RANGE
+def test_blurred_photos_behind_a_leaning_camera_are_read_where_the_faces_are_found(blurred_cloth_box, tmp_path):
+    from farmbox.vision.dice.enroll import USUAL_DISCS
     from farmbox.vision.dice.model import DiceModel
 
     exact, wrong, reads = _read_set(blurred_cloth_box, tmp_path)
-    # the usual disc (0.46) read 3 of the 30 photos wrong by up to 0.25, asked a lead of 0.38
-    # and refused all 10 throws; the smallest disc reads 29 of the photos and every throw
+    # stop 55: the usual disc (0.46) read 3 of the 30 photos wrong by up to 0.25, asked a lead
+    # of 0.38 of every face and refused all 10 throws (the smallest disc was then taken:
+    # ``chosen_disc``).  Since stop 61 the camera's geometry is fitted to where the reader
+    # finds the photos' faces, and the usual disc reads all 30 photos right
     assert wrong == 0 and exact >= 9, [(n, r) for n, t, r in reads if r["faces"] != t]
-    assert DiceModel.load(tmp_path / "dice.npz").min_margin <= MARGIN_RANGE[1]
+    model = DiceModel.load(tmp_path / "dice.npz")
+    assert model.rho in USUAL_DISCS and not model.face_margin.any()

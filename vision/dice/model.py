@@ -19,7 +19,9 @@ KIND = "farmbox-dice"
 #: 4: how a die's size and outline change across the frame (``size_map``,
 #: ``elongation_map``: the lens, a leaning camera); templates taken at each photo's own size.
 #: 5: templates taken with a leaning camera's look undone (:meth:`DiceModel.stretch_at`).
-VERSION = 5
+#: 6: the camera's geometry fitted to where the reader finds the photos' faces; each face's
+#: own least lead (``face_margin``).
+VERSION = 6
 #: The size map of a camera whose dice look the same size everywhere.
 NO_SIZE_MAP = (1.0, 0.0, 0.0, 0.0)
 #: A size map is trusted within these factors; a fit outside them is no fit.
@@ -107,6 +109,9 @@ class DiceModel:
     #: the top face's centre is further moved by this, in half frame widths: a camera that
     #: leans sees every die's top face shifted the same way (see :func:`top_of`)
     top_shift: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    #: the least lead a read of each face (FACES' order) needs beyond ``min_margin``: photos
+    #: of another face read as it at enrollment, by a lead, ask that much more of it
+    face_margin: np.ndarray = field(default_factory=lambda: np.zeros(len(FACES)))
 
     def __post_init__(self) -> None:
         self._spectra: np.ndarray | None = None
@@ -117,6 +122,10 @@ class DiceModel:
         if self._spectra is None:
             self._spectra = spectra(self.templates)
         return self._spectra
+
+    def margin_for(self, face: str) -> float:
+        """The least lead over the next face a read of ``face`` needs."""
+        return max(self.min_margin, float(self.face_margin[FACES.index(face)]))
 
     def disc(self, die: int, frame_width: int) -> float:
         """Radius in pixels of the disc read on ``die``'s top face."""
@@ -258,8 +267,13 @@ class DiceModel:
         if shift.dtype.kind not in "fiu" or shift.shape != (2,) or not np.isfinite(shift).all() \
                 or float(np.abs(shift).max()) > 0.5:
             raise bad("top_shift", f"is {shift.tolist()!r}, expected 2 numbers within [-0.5, 0.5]")
+        face_margin = arrays["face_margin"]
+        if face_margin.dtype.kind not in "fiu" or face_margin.shape != (len(FACES),) \
+                or not np.isfinite(face_margin).all() or face_margin.min() < 0 or face_margin.max() > 2:
+            raise bad("face_margin", f"is {face_margin.tolist()!r}, expected {len(FACES)} numbers in [0, 2]")
         values.update(templates=templates.astype(np.float32), densities=dens.astype(np.float32),
-                      size_map=size_map.astype(np.float64), elongation_map=elong.astype(np.float64),
+                      face_margin=face_margin.astype(np.float64), size_map=size_map.astype(np.float64),
+                      elongation_map=elong.astype(np.float64),
                       top_shift=shift.astype(np.float64),
                       frame_size=size.astype(np.int64), die_area=area.astype(np.float64))
         return cls(**values)

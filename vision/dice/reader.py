@@ -190,8 +190,8 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
 
     offsets, fine = refined(distinct[:REFINED])
     scores = scored(offsets, fine)
-    _, score, margin = scores.best
-    if REFINED_MORE and len(distinct) > REFINED and not _clear(model, score, margin):
+    face, score, margin = scores.best
+    if REFINED_MORE and len(distinct) > REFINED and not _clear(model, face, score, margin):
         # not read clearly: the next faces' spots are refined too (a face found between two
         # coarse spots matches there less well than a spurious spot of another face does).
         # At enrollment, before the thresholds are learned, that is a photo read as another
@@ -202,14 +202,14 @@ def score_faces(model: DiceModel, frame: np.ndarray, gains: np.ndarray, blob: Bl
     return scores
 
 
-def _clear(model: DiceModel, score: float, margin: float) -> bool:
+def _clear(model: DiceModel, face: str, score: float, margin: float) -> bool:
     """Whether a top face is matched clearly (:data:`CLEAR_LEAD`, :data:`CLEAR_MARGIN`)."""
-    return score >= model.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * model.min_margin
+    return score >= model.min_score + CLEAR_LEAD and margin >= CLEAR_MARGIN * model.margin_for(face)
 
 
-def _die_confidence(model: DiceModel, score: float, margin: float) -> float:
+def _die_confidence(model: DiceModel, face: str, score: float, margin: float) -> float:
     """0..1, above 0.5 exactly when both the score and the margin pass their thresholds."""
-    z = min((score - model.min_score) / 0.08, (margin - model.min_margin) / 0.04)
+    z = min((score - model.min_score) / 0.08, (margin - model.margin_for(face)) / 0.04)
     return float(1.0 / (1.0 + np.exp(-3.0 * z)))
 
 
@@ -340,14 +340,14 @@ class DiceReader:
                 return DiceReading(None, 0.0, "unsure")
             scores = score_faces(m, frame, gains, blob, die)
             face, score, margin = scores.best
-            conf = _die_confidence(m, score, margin)
+            conf = _die_confidence(m, face, score, margin)
             # a picture on a leaning face matches weakly, away from where a flat top face is
             weak = scores.offset > NEAR_OFFSET or score < m.min_score + 0.15
             # a top face matched this clearly is a flat die (a die on an edge has no face
             # parallel to the table): seen by a camera that leans (its top face further from
             # where a straight-down camera puts it), or with part of its silhouette lost in a
             # table of its colour (an outline that looks drawn out)
-            clear = _clear(m, score, margin)
+            clear = _clear(m, face, score, margin)
             if score < m.min_score and sharp < SOFT_SHARPNESS:
                 # nothing matches on dice softer than at enrollment: smeared, a person would
                 # hesitate too (whether they move is for the stillness detector)
