@@ -98,6 +98,8 @@ def test_zip_is_plain_npz(model_path):
     ("top_shift", np.array([0.9, 0.0]), "top_shift"),
     ("face_margin", np.array([0.1, 0.2]), "face_margin"),
     ("face_margin", lambda a: a - 1, "face_margin"),
+    ("table_chroma", lambda a: a.astype(np.float32), "table_chroma"),
+    ("table_chroma", np.zeros((4, 4), np.uint8), "table_chroma"),
     ("version", np.array(5), f"version 5, this farmbox reads version {VERSION}: enroll the dice again"),
     ("version", np.array(0), "version 0.*enroll the dice again"),
     ("version", np.array(2), f"version 2, this farmbox reads version {VERSION}: enroll the dice again"),

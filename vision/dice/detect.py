@@ -29,6 +29,28 @@ class Blob:
     hull: np.ndarray  # convex hull points (N, 2), full-frame pixels
 
 
+#: Chromaticity distance from the empty table that marks a die pixel (at least; more where
+#: the frame's own split of its steps, Otsu's, says so).
+MIN_CHROMA_STEP = 0.03
+
+
+def chromaticity(img: np.ndarray) -> np.ndarray:
+    """The g and r chromaticity (G and R over R + G + B) of every pixel of a BGR image."""
+    s = img.sum(axis=2, keepdims=True) + 1e-3
+    return img[..., 1:] / s  # g, r
+
+
+def changed_from_table(small: np.ndarray, table_chroma: np.ndarray) -> np.ndarray:
+    """Working-image mask of what differs in colour from the empty table (``small``: a frame in
+    the working image, white-balanced; ``table_chroma``: the empty table's :func:`chromaticity`
+    there): the dice, not their shadows (a shadow darkens the table and keeps its colour)."""
+    step = np.abs(chromaticity(small) - table_chroma).sum(axis=2)
+    step[(small.sum(axis=2) < 45)] = 0
+    u8 = np.clip(step * 1000, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(u8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return step > max(MIN_CHROMA_STEP, otsu / 1000)
+
+
 def work_scale(frame: np.ndarray) -> float:
     return WORK_WIDTH / frame.shape[1]
 
@@ -111,16 +133,16 @@ def find_dice(frame: np.ndarray, densities: np.ndarray, floor: float, min_area: 
     candidates = [blobs_of(labels == k + 1, scale, min_area) for k in range(len(densities) - 1)]
     chosen: list[Blob | None] = [c[0] if c else None for c in candidates]
     a, b = (chosen + [None, None])[:2]
-    if apart and a is not None and b is not None and _same_object(a, b):
+    if apart and a is not None and b is not None and same_object(a, b):
         share = [_colour_share(labels, a, scale, k + 1) for k in range(2)]
         keep = int(np.argmax(share))
         kept = (a, b)[keep]
-        rest = [c for c in candidates[1 - keep][1:] if not _same_object(c, kept)]
+        rest = [c for c in candidates[1 - keep][1:] if not same_object(c, kept)]
         chosen[1 - keep] = rest[0] if rest else None
     return chosen
 
 
-def _same_object(a: Blob, b: Blob) -> bool:
+def same_object(a: Blob, b: Blob) -> bool:
     """Whether two silhouettes are one object (their centres closer than the smaller radius:
     two real dice, even touching, are about two radii apart)."""
     return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) < min(a.radius, b.radius)

@@ -25,7 +25,16 @@ import cv2
 import numpy as np
 
 from farmbox.vision.dice.colour import BINS, balance_gains, balanced, density, histogram
-from farmbox.vision.dice.detect import Blob, blob_of, find_dice, sharpness, shrink, work_scale
+from farmbox.vision.dice.detect import (
+    Blob,
+    blob_of,
+    changed_from_table,
+    chromaticity,
+    find_dice,
+    sharpness,
+    shrink,
+    work_scale,
+)
 from farmbox.vision.dice.faces import DICE, DIE_FACES, FACES, only_on
 from farmbox.vision.dice.features import polar_patches
 from farmbox.vision.dice.model import (
@@ -63,9 +72,6 @@ DISC_BETTER = 1.3
 #: read 29 of 30 photos and all 120 throws).  On 46 other boxes (the second renderer's stamp,
 #: painted and line art) the disc chosen accepted as many photos as any other, or 29 of 30.
 FEW_ACCEPTED = 0.5
-
-#: Chromaticity distance from the empty table that marks a die pixel at enrollment.
-MIN_CHROMA_STEP = 0.03
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -255,21 +261,6 @@ class DiceEnrollment:
 
 # --------------------------------------------------------------------------- learning
 
-def _chromaticity(img: np.ndarray) -> np.ndarray:
-    s = img.sum(axis=2, keepdims=True) + 1e-3
-    return img[..., 1:] / s  # g, r
-
-
-def _die_mask(small: np.ndarray, table_chroma: np.ndarray) -> np.ndarray:
-    """Working-image mask of the one die in an enrollment photo (``small``: the photo in the
-    working image, white-balanced): its colour differs from the table's (``table_chroma``)."""
-    step = np.abs(_chromaticity(small) - table_chroma).sum(axis=2)
-    step[(small.sum(axis=2) < 45)] = 0
-    u8 = np.clip(step * 1000, 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(u8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    return step > max(MIN_CHROMA_STEP, otsu / 1000)
-
-
 def _working_table(samples: list[tuple[str, np.ndarray, str]], gains: list[np.ndarray],
                    background: np.ndarray | None) -> tuple[list[np.ndarray], np.ndarray]:
     """The samples and the empty table in the working image, white-balanced (``gains``: each
@@ -283,9 +274,9 @@ def _working_table(samples: list[tuple[str, np.ndarray, str]], gains: list[np.nd
 
 def _found_die(small: np.ndarray, table_chroma: np.ndarray, scale: float, width: int
                ) -> tuple[np.ndarray, Blob | None]:
-    """The die's mask in an enrollment photo (``small``, :func:`_die_mask`; ``scale``: the
+    """The die's mask in an enrollment photo (``small``, :func:`changed_from_table`; ``scale``: the
     working image's, ``width``: the photo's) and its silhouette (None when none is seen)."""
-    body = _die_mask(small, table_chroma)
+    body = changed_from_table(small, table_chroma)
     return body, blob_of(body, scale, min_area=(0.02 * width) ** 2)
 
 
@@ -343,7 +334,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # each photo's white balance, once (every disc and perspective tried looks at every photo)
     gains = [balance_gains(img) for _, img, _ in samples]
     smalls, bg = _working_table(samples, gains, background)
-    table_chroma = _chromaticity(balanced(bg, None))
+    table_chroma = chromaticity(balanced(bg, None))
     scale = work_scale(samples[0][1])
 
     # 1. one die per photo, against the empty table
@@ -365,7 +356,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         body &= hull.astype(bool)
         first_areas.append(blob.area)
         at_edge.append(blob.touches_border)
-        found_bodies.append((body, hull.astype(bool), _chromaticity(small)))
+        found_bodies.append((body, hull.astype(bool), chromaticity(small)))
         looks.append(np.sqrt(density(histogram(small, body), 1.5)).ravel())
 
     # 2. which photos show the green die: two groups of photos by the colours their dice show
@@ -392,7 +383,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         own = cv2.GaussianBlur(np.clip(shows[d] - 2 * shows[1 - d], 0, None), (0, 0), 1.0)
         own *= np.abs(bins[:, None] - 1 / 3) + np.abs(bins[None, :] - 1 / 3)  # rows r, columns g
         r, g = np.unravel_index(int(np.argmax(own)), own.shape)
-        own_colour.append(np.array([bins[g], bins[r]], np.float32))  # g, r as _chromaticity
+        own_colour.append(np.array([bins[g], bins[r]], np.float32))  # g, r as chromaticity
 
     # the body of each photo's die: pixels near its own colour (not the pictures)
     for (body, hull, chroma), (_, _, name), d in zip(found_bodies, samples, die_of):
@@ -494,6 +485,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     next(steps, None)   # the bar runs to its end
     chosen = chosen_disc(tried)
     model, read_out, reads = chosen.model, chosen.read_out, chosen.reads
+    model.table_chroma = np.round(np.clip(table_chroma, 0, 1) * 255).astype(np.uint8)
 
     # 6. thresholds from the leave-one-out reads of the samples themselves
     model.min_score, model.min_margin, model.face_margin = _thresholds(reads)

@@ -112,6 +112,9 @@ class DiceModel:
     #: the least lead a read of each face (FACES' order) needs beyond ``min_margin``: photos
     #: of another face read as it at enrollment, by a lead, ask that much more of it
     face_margin: np.ndarray = field(default_factory=lambda: np.zeros(len(FACES)))
+    #: the empty table's chromaticity (g, r) in the working image, times 255 (0 x 0 when not
+    #: known): a die of the table's own colour is found by what differs from it
+    table_chroma: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2), np.uint8))
 
     def __post_init__(self) -> None:
         self._spectra: np.ndarray | None = None
@@ -271,7 +274,10 @@ class DiceModel:
         if face_margin.dtype.kind not in "fiu" or face_margin.shape != (len(FACES),) \
                 or not np.isfinite(face_margin).all() or face_margin.min() < 0 or face_margin.max() > 2:
             raise bad("face_margin", f"is {face_margin.tolist()!r}, expected {len(FACES)} numbers in [0, 2]")
-        values.update(templates=templates.astype(np.float32), densities=dens.astype(np.float32),
+        table = arrays["table_chroma"]
+        if table.dtype != np.uint8 or table.ndim != 3 or table.shape[2] != 2 or max(table.shape[:2]) > 4000:
+            raise bad("table_chroma", f"has shape {table.shape} ({table.dtype}), expected (H, W, 2) bytes")
+        values.update(table_chroma=table, templates=templates.astype(np.float32), densities=dens.astype(np.float32),
                       face_margin=face_margin.astype(np.float64), size_map=size_map.astype(np.float64),
                       elongation_map=elong.astype(np.float64),
                       top_shift=shift.astype(np.float64),

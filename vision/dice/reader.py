@@ -18,8 +18,10 @@ from farmbox.vision.dice.detect import (
     Blob,
     blob_of,
     blobs_of,
+    changed_from_table,
     find_dice,
     label_dice,
+    same_object,
     sharpness,
     shrink,
     work_scale,
@@ -82,6 +84,9 @@ HIDDEN_AREA = 0.8
 #: with most of their silhouette in view, -0.06-0.31 (before stop 60 such a die was read when
 #: its face matched clearly: a face cut in half read as a rabbit).
 FACE_IN_VIEW = 0.4
+#: A die showing more than this share of its usual size is not one die (two touching, or a
+#: die with a patch of the table of its colour).
+TOO_LARGE = 1.6
 #: A silhouette this much longer than a flat die's at the same spot at enrollment is a die on an
 #: edge; somewhat longer, it is one when the top face also matches weakly.
 TILT_ELONGATION = 0.1
@@ -250,7 +255,43 @@ class DiceReader:
         m = self.model
         gains = balance_gains(frame) if gains is None else gains
         min_area = 0.35 * m.smallest_area(frame.shape)
-        return find_dice(frame, m.densities, m.floor, min_area, gains)
+        return self._against_table(frame, gains, find_dice(frame, m.densities, m.floor, min_area, gains), min_area)
+
+    def _against_table(self, frame: np.ndarray, gains: np.ndarray, found: list[Blob | None],
+                       min_area: float) -> list[Blob | None]:
+        """``found``, with a die of the table's own colour (a green die on a green felt: only
+        its stickers and shading differ from the table), not found by its colour or found only
+        in part, found instead by what differs in colour from the empty table learned at
+        enrollment, apart from the other die.  Only one die missing is looked for so: with
+        both, nothing tells which is which."""
+        m = self.model
+        expected = [m.area_at(d, frame.shape, b.centre) if b is not None else 0.0 for d, b in enumerate(found)]
+        # (a die found smaller than usual touching the frame's edge is left as it is: cut by
+        # the edge, it is out of view)
+        missing = [d for d, b in enumerate(found) if b is None or b.area > TOO_LARGE * expected[d]
+                   or (b.area < HIDDEN_AREA * expected[d] and not b.touches_border)]
+        if len(missing) != 1 or found[1 - missing[0]] is None:
+            return found
+        small = shrink(frame)
+        if m.table_chroma.shape[:2] != small.shape[:2]:
+            return found        # no empty table learned, or a frame of another size
+        d, other = missing[0], found[1 - missing[0]]
+        assert other is not None
+        scale = work_scale(frame)
+        changed = changed_from_table(balanced(small, gains), m.table_chroma.astype(np.float32) / 255)
+        # less the other die (a die touching it would be joined to it)
+        hull = np.zeros(changed.shape, np.uint8)
+        cv2.fillConvexPoly(hull, np.round((other.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
+        changed &= cv2.dilate(hull, np.ones((3, 3), np.uint8)) == 0
+        candidates = [c for c in blobs_of(changed, scale, min_area, most=4) if not same_object(c, other)]
+        own = found[d]
+        if own is not None:     # the die found in part, or with the table round it: its region
+            candidates = [c for c in candidates if same_object(c, own) or cv2.pointPolygonTest(
+                c.hull.reshape(-1, 1, 2).astype(np.float32), own.centre, False) >= 0]
+        if candidates and (own is None or own.area > TOO_LARGE * expected[d]
+                           or candidates[0].area > own.area):
+            return [candidates[0] if k == d else b for k, b in enumerate(found)]
+        return found
 
     def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int,
                 seen: list[Blob | None] | None = None) -> bool:
@@ -361,7 +402,7 @@ class DiceReader:
             if blob.touches_border and not _face_in_view(frame.shape, scores.at, expected_area):
                 # a die cut by the frame's edge is read only with its top face's picture in view
                 return DiceReading(None, min(conf, 0.4), "die out of view")
-            if blob.area > 1.6 * expected_area:
+            if blob.area > TOO_LARGE * expected_area:
                 return DiceReading(None, conf, "unsure")
             faces.append(face)
             confs.append(conf)

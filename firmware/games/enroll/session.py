@@ -31,8 +31,8 @@ from farmbox.firmware.box.files import replace_folder
 from farmbox.firmware.games.enroll.shots import write_png
 from farmbox.vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
 from farmbox.vision.dice.colour import balance_gains, balanced
-from farmbox.vision.dice.detect import Blob, blob_of, shrink, work_scale
-from farmbox.vision.dice.enroll import MIN_CHROMA_STEP, Step
+from farmbox.vision.dice.detect import MIN_CHROMA_STEP, Blob, blob_of, shrink, work_scale
+from farmbox.vision.dice.enroll import Step
 
 #: Frames in a row without motion before a photo is taken.
 STILL_FRAMES = 3
