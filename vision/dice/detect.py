@@ -27,6 +27,8 @@ class Blob:
     elongation: float  # long / short axis of the silhouette (1 for a disc)
     touches_border: bool
     hull: np.ndarray  # convex hull points (N, 2), full-frame pixels
+    #: found by what differs from the empty table, not by the die's colour
+    by_table: bool = False
 
 
 #: Chromaticity distance from the empty table that marks a die pixel (at least; more where

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -290,7 +291,7 @@ class DiceReader:
                 c.hull.reshape(-1, 1, 2).astype(np.float32), own.centre, False) >= 0]
         if candidates and (own is None or own.area > TOO_LARGE * expected[d]
                            or candidates[0].area > own.area):
-            return [candidates[0] if k == d else b for k, b in enumerate(found)]
+            return [dataclasses.replace(candidates[0], by_table=True) if k == d else b for k, b in enumerate(found)]
         return found
 
     def smeared(self, frame: np.ndarray, gains: np.ndarray, die: int,
@@ -370,6 +371,7 @@ class DiceReader:
         faces, confs = [], []
         # touching dice hide part of each other's silhouette: then only the top face counts
         touching = _touching(seen[0], seen[1])
+        by_table = any(b.by_table for b in seen)
         for die, blob in enumerate(seen):
             expected_area = expected[die]
             # how much longer than a die lying flat there looked at enrollment
@@ -397,8 +399,11 @@ class DiceReader:
                     or (scores.offset > 0.1 and score < m.min_score + 0.1)
                     or (not clear and (stretch > TILT_ELONGATION or (stretch > SOME_ELONGATION and weak)))):
                 # no flat top face: on a die cut by the frame's edge (most of it in view) the
-                # face is cut too, and the die is out of view, not tilted
-                return DiceReading(None, min(conf, 0.4), "die out of view" if blob.touches_border else "die tilted")
+                # face is cut too, and the die is out of view, not tilted; where a die was found
+                # only by what differs from the empty table, the dice may be rolling (a smear
+                # of its colour cannot be told on a table of that colour): unsure
+                return DiceReading(None, min(conf, 0.4), "die out of view" if blob.touches_border
+                                   else "unsure" if by_table else "die tilted")
             if blob.touches_border and not _face_in_view(frame.shape, scores.at, expected_area):
                 # a die cut by the frame's edge is read only with its top face's picture in view
                 return DiceReading(None, min(conf, 0.4), "die out of view")
