@@ -20,7 +20,7 @@ KIND = "farmbox-dice"
 #: ``elongation_map``: the lens, a leaning camera); templates taken at each photo's own size.
 #: 5: templates taken with a leaning camera's look undone (:meth:`DiceModel.stretch_at`).
 #: 6: the camera's geometry fitted to where the reader finds the photos' faces; each face's
-#: own least lead (``face_margin``).
+#: own least lead (``face_margin``); the empty table's colour (``table_chroma``).
 VERSION = 6
 #: The size map of a camera whose dice look the same size everywhere.
 NO_SIZE_MAP = (1.0, 0.0, 0.0, 0.0)

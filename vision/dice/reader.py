@@ -271,13 +271,12 @@ class DiceReader:
         # the edge, it is out of view)
         missing = [d for d, b in enumerate(found) if b is None or b.area > TOO_LARGE * expected[d]
                    or (b.area < HIDDEN_AREA * expected[d] and not b.touches_border)]
-        if len(missing) != 1 or found[1 - missing[0]] is None:
+        if len(missing) != 1:
             return found
-        small = shrink(frame)
-        if m.table_chroma.shape[:2] != small.shape[:2]:
-            return found        # no empty table learned, or a frame of another size
-        d, other = missing[0], found[1 - missing[0]]
-        assert other is not None
+        d = missing[0]
+        other, small = found[1 - d], shrink(frame)
+        if other is None or m.table_chroma.shape[:2] != small.shape[:2]:
+            return found        # (no empty table learned, or a frame of another size)
         scale = work_scale(frame)
         changed = changed_from_table(balanced(small, gains), m.table_chroma.astype(np.float32) / 255)
         # less the other die (a die touching it would be joined to it)
