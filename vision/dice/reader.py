@@ -20,6 +20,7 @@ from farmbox.vision.dice.detect import (
     blob_of,
     blobs_of,
     changed_from_table,
+    chromaticity,
     find_dice,
     label_dice,
     same_object,
@@ -300,7 +301,7 @@ class DiceReader:
         shaded side of a die lying still is not a smear of the other one."""
         m = self.model
         small = balanced(shrink(frame), gains)
-        chroma = small[..., 1:] / (small.sum(axis=2, keepdims=True) + 1e-3)  # g, r
+        chroma = chromaticity(small)  # g, r
         axis = self._die_chroma[die] - 1 / 3
         v = chroma - 1 / 3
         t = (v @ axis) / float(axis @ axis)

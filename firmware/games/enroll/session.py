@@ -31,7 +31,7 @@ from farmbox.firmware.box.files import replace_folder
 from farmbox.firmware.games.enroll.shots import write_png
 from farmbox.vision.dice import DiceEnrollment, DiceModel, EnrollmentPlan, Stillness
 from farmbox.vision.dice.colour import balance_gains, balanced
-from farmbox.vision.dice.detect import MIN_CHROMA_STEP, Blob, blob_of, shrink, work_scale
+from farmbox.vision.dice.detect import MIN_CHROMA_STEP, Blob, blob_of, chromaticity, shrink, work_scale
 from farmbox.vision.dice.enroll import Step
 
 #: Frames in a row without motion before a photo is taken.
@@ -86,11 +86,7 @@ def find_die(frame: np.ndarray, background: np.ndarray) -> Blob | None:
         return None
     a = balanced(shrink(frame), balance_gains(frame))
     b = balanced(shrink(background), balance_gains(background))
-
-    def chroma(img: np.ndarray) -> np.ndarray:
-        return img[..., 1:] / (img.sum(axis=2, keepdims=True) + 1e-3)
-
-    step = np.abs(chroma(a) - chroma(b)).sum(axis=2)
+    step = np.abs(chromaticity(a) - chromaticity(b)).sum(axis=2)
     step[a.sum(axis=2) < 45] = 0
     blob = blob_of(step > MIN_CHROMA_STEP * 1.5, work_scale(frame),
                    min_area=MIN_DIE_AREA * frame.shape[1] ** 2)
