@@ -77,3 +77,48 @@ def test_a_pair_of_cards_has_their_width_reach_and_art_and_a_stripe_or_a_tile_ha
     # the same tile with a card's art on it
     cv2.circle(tile, (340, 140), 14, (40, 90, 160), -1)
     assert _holds_art(pts, *_work_gradients(tile))
+
+
+def _tiled_floor_with_cards() -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """A pale floor of 120 px square tiles ringed by grout, and on three of them a white card
+    (60 x 92, ratio 0.65) with a dark edge and its art."""
+    img = np.full((720, 960, 3), 215, np.uint8)
+    for x in range(0, 960, 120):
+        cv2.line(img, (x, 0), (x, 719), (150, 150, 150), 3)
+    for y in range(0, 720, 120):
+        cv2.line(img, (0, y), (959, y), (150, 150, 150), 3)
+    cards = [(150, 134, 60, 92), (510, 254, 60, 92), (750, 494, 60, 92)]
+    for x, y, w, h in cards:
+        cv2.rectangle(img, (x, y), (x + w, y + h), (70, 70, 70), -1)          # the card's edge, dark
+        cv2.rectangle(img, (x + 2, y + 2), (x + w - 2, y + h - 2), (250, 250, 250), -1)
+        cv2.circle(img, (x + w // 2, y + h // 2), 14, (40, 90, 160), -1)     # its art
+    return cv2.GaussianBlur(img, (3, 3), 0), cards
+
+
+def test_the_tiles_squares_are_not_refined_and_the_cards_found_are_the_same(monkeypatch):
+    """An outline whose side ratio lies farther from the cards' than refining it could move it
+    (:data:`REFINE_RATIO` beyond the tolerance and the lens's leeway) is passed over unrefined:
+    on pale tiles most outlines a frame are the tiles' squares, and each refinement costs some
+    0.3 ms (the rings round them too, :func:`_alone_rings`).  The cards found are the same as
+    with every outline refined."""
+    from farmbox.vision.cards import find as finding
+    image, cards = _tiled_floor_with_cards()
+    options = FindOptions(ratio=60 / 92, card_share=60 * 92 / (720 * 960))
+    refined: list[float] = []
+    original = finding._refine
+
+    def counted(quad, contour, fixed=None):
+        refined.append(finding.side_ratio(finding.order_corners(quad)))
+        return original(quad, contour, fixed)
+
+    monkeypatch.setattr(finding, "_refine", counted)
+    found = find_cards(image, options)
+    beyond = options.ratio + options.ratio_tolerance + finding.RATIO_OFF_CENTRE + finding.REFINE_RATIO
+    squares_now = sum(r > beyond for r in refined)
+    monkeypatch.setattr(finding, "REFINE_RATIO", 10.0)      # every outline refined, as before
+    refined.clear()
+    every = find_cards(image, options)
+    squares_before = sum(r > beyond for r in refined)
+    assert len(found) == len(cards)
+    assert [q.round(1).tolist() for q in found] == [q.round(1).tolist() for q in every]
+    assert squares_before >= 10 and squares_now == 0
