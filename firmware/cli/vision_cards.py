@@ -21,11 +21,15 @@ def enroll(samples: Path, model: Path) -> int:
     total = STEPS_PER_SHOT * sum(1 for p in Path(samples).glob("*/*") if p.suffix.lower() in IMAGE_SUFFIXES)
     left_out: list[str] = []
     washed_out: list[str] = []
+    lost: list[str] = []
     with tqdm(total=total, desc="enroll cards", unit="img", file=sys.stderr, disable=None) as bar:
-        m = learn(samples, progress=bar, left_out=left_out, washed_out=washed_out)
+        m = learn(samples, progress=bar, left_out=left_out, washed_out=washed_out, lost=lost)
     for name in left_out:
         print(f"left out {name}: no whole card found on the table in it (shoot it again with the card "
               f"wholly in view, away from the table's pattern)", file=sys.stderr)
+    if lost:
+        print(f"not learned, no whole card found in any of its photos (shoot them again): {', '.join(lost)}",
+              file=sys.stderr)
     save_model(m, model)
     print(f"{len(m.cards)} cards from {m.enrolled} images, side ratio {m.ratio:.3f}, "
           f"unknown beyond distance {m.max_distance:.2f}, unsure below lead {m.min_lead:.2f}")

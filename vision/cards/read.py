@@ -1202,15 +1202,17 @@ class EnrollmentCheck:
     left_out: tuple[int, ...] = ()
     #: The cards whose every photo lies under the lamp's glare (:func:`_washed_out`).
     washed_out: tuple[str, ...] = ()
+    #: The cards not learned: every photo of them left out (no whole card found in it).
+    lost: tuple[str, ...] = ()
 
     @property
     def weak(self) -> list[str]:
         """Cards with a shot read wrong or unsure from the other shots, or with one shot only
-        (nothing to check it against), or under the lamp's glare in every photo: shoot them
-        again."""
+        (nothing to check it against), or under the lamp's glare in every photo, or not
+        learned at all (:attr:`lost`): shoot them again."""
         return sorted({s.card for s in self.shots
                        if not np.isfinite(s.own) or s.read_as != s.card or s.lead < self.min_lead}
-                      | set(self.washed_out))
+                      | set(self.washed_out) | set(self.lost))
 
 
 def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | None = None,
@@ -1239,6 +1241,8 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     found, shares, table = _found_on_the_empty_table(
         found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps), tables)
     left_out = _photos_without_a_card(found, shares)
+    lost = tuple(sorted({label for label, _, _ in found} - {label for i, (label, _, _) in enumerate(found)
+                                                           if i not in left_out}))
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
     by_edges = [c for i, c in enumerate(by_edges) if i not in left_out]
@@ -1276,7 +1280,8 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
                       card_share=_card_share(found, shares))
     if model.card_share and table is not None:
         model.table = table
-    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, rectified, veils))
+    check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, rectified, veils),
+                            lost)
     model.weak = check.weak
     return model, check
 
@@ -1444,13 +1449,24 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
     by_edges = sum(_found_whole(a, c, share, ratio) for (_, _, c), a in zip(found, shares))
     tries = [ratio] if by_edges >= LEAST_PHOTOS else [ratio, *RATIO_TRIES]
     best: tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]] | None = None
+    best_ratio = ratio
     for t, r in enumerate(tries):
         def step(k: int, t: int = t) -> None:
             tick((t * len(found) + k) // len(tries))
         again = _looked_for_again(found, shares, masks, table, sizes, r, step)
         if best is None or again[0] > best[0]:
-            best = again
+            best, best_ratio = again, r
     assert best is not None
+    if by_edges < LEAST_PHOTOS and any(not _card_sized(a, s) for a, s in zip(best[2], local)):
+        # too few cards were found by their edges to say how large a card shows where it lies,
+        # and a photo is left without a whole card: looked at once more, at the sizes the
+        # cards found now say (a card in the frame's corner, enlarged there by a wide lens,
+        # was larger than any size looked for)
+        local = _shares_where(best[1], best[2], share, best_ratio, [None if r is None else r[0] for r in regions])
+        sizes = [[share, at] + ([] if r is None else [r[1]]) for at, r in zip(local, regions)]
+        again = _looked_for_again(best[1], best[2], masks, table, sizes, best_ratio, lambda k: None)
+        if again[0] > best[0]:
+            best = again
     tick(len(found))
     return best[1], best[2], table
 
@@ -1733,16 +1749,19 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     for again off the empty table): the pig of a card whose sky is as pale as the stripe under
     it, half the card, would be learned as the whole card.  A shot counts as a photo on the
     table when another shot of the same size shows its card well inside it (a tight crop's
-    card fills it); it is left out only when its card has a shot of its own where the whole
-    card was found on the table (a card with none keeps what it has, and the check calls it
-    weak)."""
+    card fills it).  Where most shots are such photos (the box's camera over its table), every
+    one without a whole card is left out: a card whose every photo is so is not learned (the
+    table learned as the card, its two photos read each other by a wide lead, and the check
+    named nothing weak; the card was never read, and its twin was read in its place).  Among
+    tight crops a photo is left out only when its card has a shot of its own where the whole
+    card was found (a card with none keeps what it has, and the check calls it weak)."""
     share = _card_share(found, shares)
     local = _shares_where(found, shares, share, _deck_ratio(found, shares)) if share else [share] * len(found)
     whole = [_card_sized(a, share) or _card_sized(a, at) for a, at in zip(shares, local)]
     seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
     return {i for i, ((label, _, _), a, t, w) in enumerate(zip(found, shares, _on_the_table(found, shares), whole))
-            if t and not w and label in seen}
+            if t and not w and (share or label in seen)}
 
 
 def _thresholds(checks: list[ShotCheck], own: np.ndarray, z: np.ndarray, classes: np.ndarray,
@@ -1775,7 +1794,8 @@ TABLE_FILES = ("background", "table")
 
 def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int = JITTER,
            seed: int = 0, on_progress: Progress | None = None,
-           left_out: list[str] | None = None, washed_out: list[str] | None = None) -> CardModel:
+           left_out: list[str] | None = None, washed_out: list[str] | None = None,
+           lost: list[str] | None = None) -> CardModel:
     """Learn a deck from ``samples/<card_id>/*`` (a tight crop of the card or a photo of it
     alone on the table per image), and ``samples/table/*`` or ``samples/background.jpg|png``,
     photos of the empty table through the same camera, when there are any.  ``progress`` is a tqdm-like bar of
@@ -1783,7 +1803,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
     image checked against the empty table and once per image learned); ``on_progress(done,
     total)`` a callback; ``left_out`` gets the paths of the
     photos left out (on the table, no card found in them), ``washed_out`` the cards under the
-    lamp's glare in every photo (:func:`_washed_out`; weak as well)."""
+    lamp's glare in every photo (:func:`_washed_out`; weak as well), ``lost`` the cards not
+    learned, every photo of them left out (weak as well)."""
     samples = Path(samples)
     if not samples.is_dir():
         raise OSError(f"no samples folder {samples}")
@@ -1819,6 +1840,8 @@ def enroll(samples: Path | str, progress: ProgressBar | None = None, jitter: int
         left_out.extend(str(paths[i]) for i in check.left_out)
     if washed_out is not None:
         washed_out.extend(check.washed_out)
+    if lost is not None:
+        lost.extend(check.lost)
     return model
 
 
