@@ -887,15 +887,16 @@ def fit_sides(quad: np.ndarray, row: np.ndarray, distances: Callable[[list[np.nd
         before = moves
         for _ in range(LEANING_ROUNDS if coarse and leaning else FIT_ROUNDS):
             ways = ((LEANING if leaning else ALONE) if coarse else SIDES) + ([] if moves.any() else TOGETHER)
-            tries = [t for t in _moves_from(moves, ways, step)
-                     if (t != moves).any() and (t != before).any() and allowed(fitted_outline(quad, t))]
+            # each move's outline made once: tried for ``allowed``, then read
+            tries = [(t, q) for t in _moves_from(moves, ways, step) if (t != moves).any() and (t != before).any()
+                     for q in (fitted_outline(quad, t),) if allowed(q)]
             if not tries:
                 break
-            rows = distances([fitted_outline(quad, t) for t in tries])
+            rows = distances([q for _, q in tries])
             k = int(np.argmin(rows.min(axis=1)))
             if rows[k].min() >= best * (1 - FIT_GAIN):
                 break
-            before, row, best, moves = moves, rows[k], float(rows[k].min()), tries[k]
+            before, row, best, moves = moves, rows[k], float(rows[k].min()), tries[k][0]
     return moves, row
 
 
