@@ -52,3 +52,42 @@ def test_the_green_die_is_found_by_what_differs_from_the_empty_table(green_on_gr
     # by the dice's colours alone (a model with no empty table), the green die is lost in most
     model.table_chroma = np.zeros((0, 0, 2), np.uint8)
     assert whole(DiceReader(model)) <= len(throws) // 2
+
+
+def test_a_green_die_at_the_frames_edge_is_read_or_out_of_view(green_on_green_box):
+    """The green die drawn on the same box with its foot 1.0-1.15 radii from the frame's edge
+    (the red die elsewhere): found by its colour, or by what differs from the empty table where
+    its colour is lost in the felt, it is read when wholly in view; where the camera's lean
+    puts its top beyond the edge it is out of view; never misread."""
+    from farmbox.vision.dice.enroll import enroll_folder
+    from farmbox.vision.dice.reader import DiceReader
+
+    holdout = bench_script("holdout_dice")
+    box = holdout.Box.from_seed(81, "stamp", "felt", holdout.LINE_STICKER)
+    reader = DiceReader(enroll_folder(green_on_green_box / "enroll"))
+    rng = np.random.default_rng(99)
+    r = box.pixel_radius()
+    w, h = holdout.SIZE
+    reads, by_table = [], 0
+    for k in range(16):
+        a, inset = float(rng.uniform(0.25, 0.75)), float(rng.uniform(1.0, 1.15)) * r
+        px, py = [(inset, a * h), (w - inset, a * h), (a * w, inset), (a * w, h - inset)][k % 4]
+        x, y = box.under(px, py, holdout.INRADIUS * box.edge)
+        green = holdout.place("green", int(rng.integers(12)), x, y, float(rng.uniform(0, 2 * np.pi)),
+                              box.edge, box.bodies["green"])
+        while True:     # the red die well inside the frame, apart from the green one
+            ox, oy = box.under(rng.uniform(2 * r, w - 2 * r), rng.uniform(2 * r, h - 2 * r),
+                               holdout.INRADIUS * box.edge)
+            if np.hypot(ox - x, oy - y) > 3 * box.edge:
+                break
+        red = holdout.place("red", int(rng.integers(12)), ox, oy, float(rng.uniform(0, 2 * np.pi)),
+                            box.edge, box.bodies["red"])
+        frame = box.render([green, red], rng)
+        reading = reader.read(frame)
+        by_table += any(b is not None and b.by_table for b in reader.find(frame))
+        reads.append(((green.picture, red.picture), reading.faces, reading.reason))
+    wrong = [t for t in reads if t[1] is not None and t[1] != t[0]]
+    assert not wrong, wrong
+    assert sum(t[1] is not None for t in reads) >= 12, reads
+    assert all(t[2] in ("ok", "die out of view") for t in reads), reads
+    assert by_table >= 2      # the green die lost in the felt by its colour, found by the table
