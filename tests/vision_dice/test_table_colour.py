@@ -75,11 +75,13 @@ def test_a_green_die_at_the_frames_edge_is_read_or_out_of_view(green_on_green_bo
         x, y = box.under(px, py, holdout.INRADIUS * box.edge)
         green = holdout.place("green", int(rng.integers(12)), x, y, float(rng.uniform(0, 2 * np.pi)),
                               box.edge, box.bodies["green"])
-        while True:     # the red die well inside the frame, apart from the green one
+        for _ in range(100):    # the red die well inside the frame, apart from the green one
             ox, oy = box.under(rng.uniform(2 * r, w - 2 * r), rng.uniform(2 * r, h - 2 * r),
                                holdout.INRADIUS * box.edge)
             if np.hypot(ox - x, oy - y) > 3 * box.edge:
                 break
+        else:
+            raise AssertionError("no place for the red die apart from the green one")
         red = holdout.place("red", int(rng.integers(12)), ox, oy, float(rng.uniform(0, 2 * np.pi)),
                             box.edge, box.bodies["red"])
         frame = box.render([green, red], rng)

@@ -1443,10 +1443,16 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
         return found, shares, None
     masks = [differing(img, table) if img.shape == size else None for _, img, _ in found]
     regions = [_largest_region(m, img) for m, (_, img, _) in zip(masks, found)]
-    local = _shares_where(found, shares, share, ratio, [None if r is None else r[0] for r in regions])
-    # a photo's card looked for at the median card's size, the size expected where it lies and
-    # its largest region's own (one card a photo: the lens bends sizes at the frame's edge)
-    sizes = [[share, at] + ([] if r is None else [r[1]]) for at, r in zip(local, regions)]
+    places = [None if r is None else r[0] for r in regions]
+
+    def sizes_at(local: list[float]) -> list[list[float]]:
+        """A photo's card looked for at the median card's size, the size expected where it
+        lies (``local``) and its largest region's own (one card a photo: the lens bends sizes
+        at the frame's edge)."""
+        return [[share, at] + ([] if r is None else [r[1]]) for at, r in zip(local, regions)]
+
+    local = _shares_where(found, shares, share, ratio, places)
+    sizes = sizes_at(local)
     by_edges = sum(_found_whole(a, c, share, ratio) for (_, _, c), a in zip(found, shares))
     tries = [ratio] if by_edges >= LEAST_PHOTOS else [ratio, *RATIO_TRIES]
     best: tuple[float, list[tuple[str, np.ndarray, np.ndarray]], list[float]] | None = None
@@ -1463,8 +1469,7 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
         # and a photo is left without a whole card: looked at once more, at the sizes the
         # cards found now say (a card in the frame's corner, enlarged there by a wide lens,
         # was larger than any size looked for)
-        local = _shares_where(best[1], best[2], share, best_ratio, [None if r is None else r[0] for r in regions])
-        sizes = [[share, at] + ([] if r is None else [r[1]]) for at, r in zip(local, regions)]
+        sizes = sizes_at(_shares_where(best[1], best[2], share, best_ratio, places))
         again = _looked_for_again(best[1], best[2], masks, table, sizes, best_ratio, lambda k: None)
         if again[0] > best[0]:
             best = again
