@@ -1593,21 +1593,26 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
 def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
                            tables: _Tables | None = None
                            ) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], list[float]]:
-    """Photos of one card each through one camera in none of which :func:`card_in` found a card
-    (a cream card on a near-white cloth is no brighter than the cloth: every photo was taken
-    for a tight crop, and the deck learned the whole table as its cards).  When their median is
-    an empty table that each photo differs from in one small region (the card's art: its paper
-    differs little), the card is the smallest outline found round that region, when those are
-    of one size over the photos.  Tight crops (each of its own size, or differing from their
-    median everywhere) are left as they are."""
-    if len(found) < LEAST_PHOTOS or not all(_whole(a, img) for (_, img, _), a in zip(found, shares)):
+    """Photos of one card each through one camera in most of which :func:`card_in` found no
+    card, the card being no brighter than the table: a cream card on a near-white cloth (every
+    photo was taken for a tight crop, and the deck learned the whole table as its cards), a
+    card of a deep ground, its art to its edge, on pale tiles (darker than them: found by its
+    edges in 1 photo of 48, the others looked for at that one card's size, and learned
+    stretched along a band of the table).  When their median is an empty table that each of
+    the photos without a card differs from in one small region (the card's art, or the whole
+    card), the card is the smallest outline found round that region, when those are of one
+    size over the photos.  The cards found are kept; tight crops (each of its own size, or
+    differing from their median everywhere) are left as they are."""
+    blank = [i for i, ((_, img, _), a) in enumerate(zip(found, shares)) if _whole(a, img)]
+    if len(blank) < max(LEAST_PHOTOS, len(found) / 2):
         return found, shares
     photos = [img for _, img, _ in found]
     table = (tables or _Tables()).of(photos)
     if table is None:
         return found, shares
-    cards: list[np.ndarray | None] = []
-    for img in photos:
+    cards: dict[int, np.ndarray] = {}
+    for i in blank:
+        img = photos[i]
         mask = differing(img, table)
         if mask is None or (mask > 0).mean() > SMALL_CARD:
             return found, shares
@@ -1620,20 +1625,18 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
             if art.any() and float(art[inside > 0].sum()) >= ART_INSIDE * float(art.sum()) \
                     and cv2.contourArea(q) >= MIN_CARD_PIXELS:
                 round_it.append(q)
-        cards.append(min(round_it, key=cv2.contourArea) if round_it else None)
-    areas = [cv2.contourArea(c) / float(img.shape[0] * img.shape[1]) for c, img in zip(cards, photos) if c is not None]
-    if len(areas) < len(photos) / 2:
+        if round_it:
+            cards[i] = min(round_it, key=cv2.contourArea)
+    areas = {i: cv2.contourArea(c) / float(photos[i].shape[0] * photos[i].shape[1]) for i, c in cards.items()}
+    if len(areas) < len(blank) / 2:
         return found, shares
-    share = float(np.median(areas))
+    share = float(np.median(list(areas.values())))
     if not one_table(photos, table, share):
         return found, shares
     found, shares = list(found), list(shares)
-    for i, ((label, img, _), card) in enumerate(zip(found, cards)):
-        if card is None:
-            continue
-        area = cv2.contourArea(card) / float(img.shape[0] * img.shape[1])
-        if AGAIN_SHARE * share <= area <= 1.5 * share:
-            found[i], shares[i] = (label, img, card), area
+    for i, card in cards.items():
+        if AGAIN_SHARE * share <= areas[i] <= 1.5 * share:
+            found[i], shares[i] = (found[i][0], found[i][1], card), areas[i]
     return found, shares
 
 
