@@ -272,13 +272,14 @@ def test_an_outline_far_smaller_than_the_enrolled_cards_is_not_read(holdout, sma
 def test_dark_cards_on_pale_tiles_are_learned_at_their_own_shape(holdout, tmp_path, capsys):
     """The second renderer's bleed/tiles 212: cards of a deep ground, their art to the edge,
     photographed on pale tiles, are darker than the table, so :func:`card_in` (a card on a
-    table is brighter inside its outline than round it) found a card in 1 of the 48 photos.
-    The others were looked for as what differs from the empty table at that one card's size,
-    at every card ratio tried, and learned stretched along a band of the table: side ratio
-    0.559 against the cards' 0.65 (a fresh set of stop 63: 648 of 837 cards read, 7 wrong,
-    582 ms a frame).  A card that differs from the empty table in one small region is found as
-    the smallest outline round it in every photo without a card, the one card found kept: the
-    deck is learned at its own shape, and its tables are read."""
+    table is brighter inside its outline than round it) found a card in 3 of the 48 photos (2
+    of them off the card).  The others were looked for as what differs from the empty table at
+    the size of those three, at every card ratio tried, and learned stretched along a band of
+    the table: side ratio 0.559 against the cards' 0.65 (a fresh set of stop 63: 648 of 837
+    cards read, 7 wrong, 582 ms a frame).  Where fewer than 8 cards were found by their edges,
+    a card that differs from the empty table in one small region is found as the smallest
+    outline round it in every photo without a card, the cards found kept: the deck is learned
+    at its own shape, and its tables are read."""
     folder = tmp_path / "bleed-tiles-212"
     labels = holdout.write_set(folder, 212, "bleed", "tiles", tables=2, shots=2, progress=False)
     truth = json.loads((folder / "corners.json").read_text())

@@ -16,6 +16,7 @@ other make one bright region no quad fits: it is cut along the seam into two car
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Callable, Sequence
@@ -728,16 +729,36 @@ def find_cards(image: np.ndarray, options: FindOptions = FindOptions(),
     if options.ratio is None:       # only a reader that knows its cards' shape cuts along seams
         return [k / scale for k in kept]
     sizes = _sizes(kept)
-    out: list[np.ndarray] = []
+    out: list[tuple[np.ndarray, bool]] = []      # (outline, a half of one cut along a seam)
     for n, q in enumerate(kept):
         halves = _split_seam(q, gx, gy, options, paired=two_cards(sizes, n))
         if passed is not None and enrolled is not None and len(halves) == 2:
             passed.append(q / scale)
-        out += [h / scale for h in halves]
+        out += [(h, len(halves) == 2) for h in halves]
     if passed is not None and enrolled is not None:
         passed += [q / scale for q in shaped.values() if not any(q is k for k in kept)
                    and PART_OF_CARD * enrolled <= cv2.contourArea(q) <= LARGEST_CARD * enrolled and fits(q, sides=False)]
-    return out
+    return [q / scale for q in _one_of_alike(out, gx, gy)]
+
+
+def _one_of_alike(quads: list[tuple[np.ndarray, bool]], gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+    """The outlines of ``quads`` (each with whether it is a half of an outline cut along a seam,
+    :func:`_seam`) less each that is nearly the same quad as another (:data:`OUTDONE`): one
+    card's two outlines.  A half gives way to an outline found whole; else the one whose sides
+    follow the image's edges better (:func:`_support`) is kept.  A pair's outline cut into two
+    halves may give a half that is a card found whole on its own too (on the second renderer's
+    bleed/tiles 196 the same chick-3 twice, 0.84 alike, both read: the half with a band of the
+    table along one side)."""
+    dropped: set[int] = set()
+    for i, j in itertools.combinations(range(len(quads)), 2):
+        (a, half_a), (b, half_b) = quads[i], quads[j]
+        if i in dropped or j in dropped or _overlap(a, b) <= OUTDONE:
+            continue
+        if half_a != half_b:
+            dropped.add(i if half_a else j)
+        else:
+            dropped.add(j if _support(a, gx, gy) >= _support(b, gx, gy) else i)
+    return [q for k, (q, _) in enumerate(quads) if k not in dropped]
 
 
 #: Two cards lying against each other found nowhere else: their size against the frame's
