@@ -222,29 +222,39 @@ def test_a_card_whose_every_photo_shows_no_card_is_not_learned_and_named(holdout
     assert lost not in learned.cards and lost in learned.weak
 
 
-def test_a_card_the_lens_enlarges_is_found_at_the_size_the_cards_found_say(holdout, tmp_path, capsys):
-    """The second renderer's bleed/cloth 191: full-bleed cards on a cloth, few of them found by
-    their edges (fewer than :data:`~farmbox.vision.cards.layout.LEAST_PHOTOS`), so a card's size
-    where it lies is not known at first and each is looked for as what differs from the empty
-    table at the median card's size (1.5 times it at most).  Four photos' cards, near the
-    frame's corners where the lens enlarges them (goat-3's: 1.57 times), were larger: left out,
-    and goat-3's other photo is under the lamp's glare, so the table was learned as goat-3 and
-    it was never read (stop 62's fresh set: 850 of 899 read, 3 goat-3 read as goat-2).  They
-    are looked at once more at the sizes the cards then found say: only the glared photo is
-    left out, and goat-3 is read."""
+def test_a_card_the_lens_enlarges_is_found_at_the_size_the_cards_found_say(holdout, tmp_path, capsys, monkeypatch):
+    """The second renderer's bleed/cloth 191: full-bleed cards on a cloth, a card found by its
+    edges in 1 photo of 48, so a card's size where it lies is not known at first and each is
+    looked for as what differs from the empty table at the median card's size (1.5 times it at
+    most).  Four photos' cards, near the frame's corners where the lens enlarges them (goat-3's:
+    1.57 times), were larger: left out, and goat-3's other photo is under the lamp's glare, so
+    the table was learned as goat-3 and it was never read (stop 62's fresh set: 850 of 899
+    read, 3 goat-3 read as goat-2).  Since stop 63 such photos are first looked at as a card no
+    brighter than the table (the smallest outline round the one region that differs: no size
+    asked): every photo's card is found, the glared one too, and the first table's twelve
+    cards, goat-3 among them, are read.  Without that step the photos left without a card are
+    looked at once more at the sizes the cards then found say, and only the glared photo is
+    left out (stop 62's second look)."""
     folder = tmp_path / "bleed-cloth-191"
     labels = holdout.write_set(folder, 191, "bleed", "cloth", tables=1, shots=2, progress=False)
-    model = tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
-    out, err = capsys.readouterr()
-    left = [line.split(":")[0] for line in err.splitlines() if line.startswith("left out ")]
+    table = folder / "scenes" / "table-0000.jpg"
+    assert "goat-3" in labels["table-0000.jpg"]
+    from farmbox.vision.cards import read as reading
+
+    def enrolled(model):
+        assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
+        out, err = capsys.readouterr()
+        assert main(["vision", "read", "cards", "--model", str(model), str(table), "--json"]) == 0
+        read = json.loads(capsys.readouterr().out)
+        assert sorted(c["id"] for c in read["cards"]) == labels["table-0000.jpg"]
+        return out, [line.split(":")[0] for line in err.splitlines() if line.startswith("left out ")]
+
+    out, left = enrolled(tmp_path / "cards.npz")
+    assert left == [] and "24 cards from 48 images" in out
+    monkeypatch.setattr(reading, "_found_on_a_pale_table", lambda found, shares, tables=None: (found, shares))
+    out, left = enrolled(tmp_path / "second-look.npz")
     assert left == [f"left out {folder / 'enroll' / 'goat-3' / '1.jpg'}"]      # under the glare
     assert "24 cards from 47 images" in out
-    table = folder / "scenes" / "table-0000.jpg"
-    assert main(["vision", "read", "cards", "--model", str(model), str(table), "--json"]) == 0
-    read = json.loads(capsys.readouterr().out)
-    assert "goat-3" in labels["table-0000.jpg"]
-    assert sorted(c["id"] for c in read["cards"]) == labels["table-0000.jpg"]
 
 
 def test_an_outline_far_smaller_than_the_enrolled_cards_is_not_read(holdout, small_deck, tmp_path, capsys):
@@ -308,7 +318,9 @@ def test_a_full_bleed_cards_outline_is_not_moved_off_it_by_the_decks_layout(hold
     two, was moved 11-13 pixels off, and horse-3 was read `unsure` 23 times (stop 62's fresh
     set: 806 of 852 read).  An outline is moved only when the alignment takes away a fifth at
     least of its mismatch with the layout (:data:`~farmbox.vision.cards.layout.EXPLAINED`):
-    none is moved more than the alignment's noise farther from its card, and horse-3's stays."""
+    every move that leaves undone went more than 2 pixels farther from its card, the moves made
+    bring the outlines nearer on the whole, and horse-3's stays on its card."""
+    from farmbox.vision.cards import layout
     from farmbox.vision.cards import read as reading
     from tests.vision_cards.test_empty_table import _corner_error
 
@@ -323,15 +335,26 @@ def test_a_full_bleed_cards_outline_is_not_moved_off_it_by_the_decks_layout(hold
 
     def aligned(photos, outlines, ratio, which):        # the real alignment, its work kept
         out = real(photos, outlines, ratio, which)
-        seen.append((photos, outlines, which, out))
+        seen.append((photos, outlines, ratio, which, out))
         return out
 
     monkeypatch.setattr(reading, "aligned_to_the_deck", aligned)
     reading.enroll_shots(shots)
-    (photos, outlines, which, out), = seen
-    errors = {name[id(p)]: (_corner_error(q, truth[name[id(p)]][0]["corners"]),
-                            _corner_error(a, truth[name[id(p)]][0]["corners"]))
-              for p, q, w, a in zip(photos, outlines, which, out) if w}
-    assert sum(not np.array_equal(q, a) for q, a in zip(outlines, out)) >= 3, errors      # it does align
-    assert all(after <= before + 2.5 for before, after in errors.values()), errors
-    assert errors["enroll/horse-3/1.jpg"][1] <= 3.0, errors["enroll/horse-3/1.jpg"]
+    (photos, outlines, ratio, which, out), = seen
+    monkeypatch.setattr(layout, "EXPLAINED", -np.inf)   # the same alignment, every move made
+    free = real(photos, outlines, ratio, which)
+
+    def off(i: int, quad: np.ndarray) -> float:
+        return _corner_error(quad, truth[name[id(photos[i])]][0]["corners"])
+
+    def same(a: np.ndarray, b: np.ndarray) -> bool:
+        return np.array_equal(a, b)
+
+    assert all(same(out[i], free[i]) or same(out[i], outlines[i]) for i in range(len(out)))
+    blocked = [i for i in range(len(out)) if same(out[i], outlines[i]) and not same(free[i], outlines[i])]
+    assert blocked and all(off(i, free[i]) > off(i, outlines[i]) + 2 for i in blocked), \
+        [(name[id(photos[i])], off(i, outlines[i]), off(i, free[i])) for i in blocked]
+    moved = [i for i in range(len(out)) if not same(out[i], outlines[i])]
+    assert len(moved) >= 3 and sum(off(i, out[i]) for i in moved) < sum(off(i, outlines[i]) for i in moved)
+    horse = next(i for i in range(len(out)) if name[id(photos[i])] == "enroll/horse-3/1.jpg")
+    assert off(horse, out[horse]) <= 3.0 < off(horse, free[horse])
