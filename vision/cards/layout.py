@@ -179,8 +179,8 @@ def aligned_to_the_deck(photos: list[np.ndarray], outlines: list[np.ndarray], ra
             continue
         inside = _aligned(layout, crops[i], turned[i], quad, size, -RIM)
         whole = _aligned(layout, crops[i], turned[i], quad, size, 0.0)
-        if inside is None or whole is None or _apart(inside[0], whole[0]) > AGREE or whole[1] < EXPLAINED:
-            continue
+        if inside is None or whole is None or _apart(inside[0], whole[0]) > AGREE or not whole[1] >= EXPLAINED:
+            continue                 # (a correlation that is no number explains nothing)
         short = float(np.linalg.norm(np.diff(_portrait(quad)[:2], axis=0)))
         if LEAST * short <= _apart(inside[0], quad) <= MOST * short:
             out[i] = inside[0]
