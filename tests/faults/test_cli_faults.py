@@ -131,3 +131,19 @@ def test_libpng_warnings_do_not_reach_stderr(tmp_path):
     result = run(CLI, ["vision", "read", "dice", "--model", str(tmp_path / "none.npz"), str(image)])
     assert result.code == 2
     assert result.err == [f"farmbox vision: error: dice model {tmp_path / 'none.npz'} not found"]
+
+
+def test_the_math_libraries_get_one_thread_before_they_load():
+    """Importing the CLI sets one thread for OpenBLAS and OpenMP before numpy loads (they read
+    it once, then); an owner's own setting is kept."""
+    import subprocess
+    import sys
+
+    probe = ("import os, sys; import farmbox.firmware.cli; "
+             "print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "1", "1"]
+    done = subprocess.run([sys.executable, "-c", probe], env={**env, "OPENBLAS_NUM_THREADS": "3"},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "3", "1"]
