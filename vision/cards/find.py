@@ -205,6 +205,11 @@ def _offset(quad: np.ndarray, d: float | np.ndarray) -> np.ndarray:
     return (pp + s[:, None] * up).astype(np.float32)
 
 
+#: Where along each side :func:`_snap_out` looks at the edge (shaped to broadcast over its
+#: offsets, sides and points).
+_SNAP_ALONG = np.linspace(0.12, 0.88, 16, dtype=np.float32)[None, None, :, None]
+
+
 def snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     """Move the sides outward to the card's own edge when ``quad`` is a frame printed inside
     the card: the outermost offset, within a tenth of the short side, whose edge (the median
@@ -226,8 +231,7 @@ def _snap_out(quad: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
     nrm = np.stack([u[:, 1], -u[:, 0]], axis=1)           # (4, 2)
     ds = np.arange(0, reach + 2, dtype=np.float32)
     a = quad[None] + ds[:, None, None] * step[None]       # (D, 4, 2)
-    t = np.linspace(0.12, 0.88, 16, dtype=np.float32)
-    pts = a[:, :, None, :] + t[None, None, :, None] * (a[:, _NEXT] - a)[:, :, None, :]  # (D, 4, T, 2)
+    pts = a[:, :, None, :] + _SNAP_ALONG * (a[:, _NEXT] - a)[:, :, None, :]  # (D, 4, T, 2)
     h, w = gx.shape
     xi = clipped(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
     yi = clipped(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
@@ -537,7 +541,10 @@ def _normals(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ux, uy = u[:, 0], u[:, 1]
     # the two coordinates apart: a sum over an axis of length 2 is slow in numpy
     length = np.maximum(np.sqrt(ux * ux + uy * uy), 1e-6)
-    return np.stack([-uy / length, ux / length], axis=1)
+    out = np.empty(u.shape, np.result_type(u.dtype, length.dtype))   # np.stack's, without its overhead
+    out[:, 0] = -uy / length
+    out[:, 1] = ux / length
+    return out
 
 
 def find_cards(image: np.ndarray, options: FindOptions = FindOptions(),
@@ -851,6 +858,22 @@ SEAM_LEAN = 0.04
 #: two cards (a wide lens makes a card near the frame's corners up to 1.4 times one at its
 #: centre).
 SEAM_PAIR = 1.6
+
+
+def _seam_ends(lean: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where the possible seams of :func:`_seam` end on a quad's two long sides (shares of
+    each, (N, 1) each): near the sides' middles, the two ends at most ``lean`` apart along them
+    (in a quad of two cards' size the seam may lean a little)."""
+    f = np.linspace(0.44 - lean, 0.56 + lean, 7 + 4 * round(lean / 0.02), dtype=np.float32)
+    f0, f1 = (a.ravel()[:, None] for a in np.meshgrid(f, f, indexing="ij"))
+    keep = (np.abs(f0 - f1) <= lean + 1e-6).ravel()
+    return f0[keep], f1[keep]
+
+
+#: The points along each possible seam, and its ends on the long sides for a quad of a card's
+#: size (False) and one of two cards' size (True): the same for every quad, made once.
+_SEAM_ALONG = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
+_SEAM_ENDS = {False: _seam_ends(0.0), True: _seam_ends(SEAM_LEAN)}
 #: An outline round a quad's centre at least this share of its size is another outline of the
 #: same region.
 ALIKE = 0.8
@@ -908,14 +931,8 @@ def _seam(q: np.ndarray, gx: np.ndarray, gy: np.ndarray, options: FindOptions,
     d = np.sqrt(((q - q[_NEXT]) ** 2).sum(axis=1))
     if d[0] + d[2] < d[1] + d[3]:
         q = q[_NEXT]  # make 0-1 and 3-2 the long sides
-    t = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
-    # in a quad of two cards' size the seam may lean a little: its two ends anywhere near the
-    # long sides' middles
-    lean = SEAM_LEAN if paired else 0.0
-    f = np.linspace(0.44 - lean, 0.56 + lean, 7 + 4 * round(lean / 0.02), dtype=np.float32)
-    f0, f1 = (a.ravel()[:, None] for a in np.meshgrid(f, f, indexing="ij"))
-    keep = (np.abs(f0 - f1) <= lean + 1e-6).ravel()
-    f0, f1 = f0[keep], f1[keep]
+    t = _SEAM_ALONG
+    f0, f1 = _SEAM_ENDS[paired]
     a, b = q[0] + f0 * (q[1] - q[0]), q[3] + f1 * (q[2] - q[3])
     g = _line_strengths(gx, gy, np.concatenate([q, a]).astype(np.float32),
                         np.concatenate([q[_NEXT], b]).astype(np.float32), t)
