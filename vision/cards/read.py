@@ -418,8 +418,28 @@ class CardReader:
             outline = CardReading(None, 0.0, pair)
             out += [r for r in self._split(image, outline, [r.corners for r in out], local(pair), frame)
                     if r is not outline]
-        out = self._held(image, self._beside_cards_read(out, frame))
+        out = self._unveiled(image, self._held(image, self._beside_cards_read(out, frame)), card)
         return sorted(out, key=lambda r: _reading_order(r.corners)) if pairs else out
+
+    def _unveiled(self, image: np.ndarray, readings: list[CardReading], card: float) -> list[CardReading]:
+        """``readings`` with each card not read (not under another card, and of a card's size:
+        :data:`PART_OF_CARD`) that shows the lamp's glare (:func:`.learn.veiled`) read again with
+        the glare's veil taken away (:func:`.learn.unveiled`, as the enrollment takes it from a
+        photo under the glare); taken only when it reads a card by a clear lead (confidence 1,
+        :data:`SOFTER`): the veil is an estimate, and a card whose enrollment photos were all
+        under the glare may read as its twin through it.  Glare over a whole full-bleed card
+        pales its marks and its ground alike: it was read beyond the unknown-card distance or
+        within a lead of its twin, and a person reads it at a glance."""
+        out = list(readings)
+        for k, r in enumerate(readings):
+            if r.id is not None or r.under_another or cv2.contourArea(r.corners) < PART_OF_CARD * card:
+                continue
+            if not veiled(rectify_to(image, r.corners, self.size)):
+                continue
+            cid, conf = self._decide(self._row(unveiled(image, r.corners), r.corners))
+            if cid is not None and conf >= 1.0:
+                out[k] = CardReading(cid, conf, r.corners)
+        return out
 
     def _held(self, image: np.ndarray, readings: list[CardReading]) -> list[CardReading]:
         """``readings`` with each card read by a narrow lead (under twice the lead it needs:
