@@ -1262,13 +1262,17 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     found, shares, table = _found_on_the_empty_table(
         found, shares, None if on_progress is None else lambda k: on_progress(len(shots) + k, steps), tables)
     left_out = _photos_without_a_card(found, shares)
+    # whether the shots are the box camera's photos is told before any is left out: a photo
+    # left out is one on the table (our renderer's deck, a crop and a photo of each card: one
+    # photo left out made them mostly crops, and the deck was learned with no card size)
+    boxed = _mostly_on_the_table(found, shares)
     lost = tuple(sorted({label for label, _, _ in found} - {label for i, (label, _, _) in enumerate(found)
                                                            if i not in left_out}))
     found = [f for i, f in enumerate(found) if i not in left_out]
     shares = [a for i, a in enumerate(shares) if i not in left_out]
     by_edges = [c for i, c in enumerate(by_edges) if i not in left_out]
     cards = sorted({label for label, _, _ in found})
-    ratio = _deck_ratio(found, shares)
+    ratio = _deck_ratio(found, shares, boxed)
     found, shares = _aligned(found, shares, by_edges, ratio)
     size = feature_size(ratio)
     rng = np.random.default_rng(seed)
@@ -1298,7 +1302,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
-                      card_share=_card_share(found, shares))
+                      card_share=_card_share(found, shares, boxed))
     if model.card_share and table is not None:
         model.table = table
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, rectified, veils),
@@ -1669,25 +1673,35 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
 ART_INSIDE = 0.9
 
 
-def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> float:
+def _mostly_on_the_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> bool:
+    """Whether at least half the shots are photos of the card on the table (:func:`_on_the_table`):
+    the box's own camera, not tight crops."""
+    return sum(_on_the_table(found, shares)) >= 0.5 * len(shares)
+
+
+def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
+                boxed: bool | None = None) -> float:
     """The cards' short/long side ratio: the median over the shots, of the photos on the table
     only the half whose card lies nearest the frame's centre (a wide lens bends a card's shape
     away from it: on a made-up camera the median over all photos was 0.676, over the central
-    half 0.659, the cards' own 0.65)."""
+    half 0.659, the cards' own 0.65).  ``boxed``: whether the shots are mostly such photos
+    (:func:`_mostly_on_the_table` of them when not given)."""
     placed = [(float(np.hypot(*(c.mean(axis=0) - (img.shape[1] / 2, img.shape[0] / 2))) / img.shape[1]), c)
               for (_, img, c), a in zip(found, shares) if a < ON_THE_TABLE]
-    if sum(_on_the_table(found, shares)) < len(found) / 2:   # mostly tight crops
+    if not (_mostly_on_the_table(found, shares) if boxed is None else boxed):   # mostly tight crops
         return float(np.median([side_ratio(c) for _, _, c in found]))
     placed.sort(key=lambda t: t[0])
     return float(np.median([side_ratio(c) for _, c in placed[:max(1, (len(placed) + 1) // 2)]]))
 
 
-def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> float:
+def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
+                boxed: bool | None = None) -> float:
     """The share of the frame one card covers, when most shots are photos of the card on the
-    table (the box's own camera, :func:`_on_the_table`): the median over those in which the
-    card was found; else 0 (tight crops say nothing of the camera)."""
+    table (the box's own camera, ``boxed``; :func:`_mostly_on_the_table` of them when not
+    given): the median over those in which the card was found; else 0 (tight crops say
+    nothing of the camera)."""
     cards = [a for a in shares if a < ON_THE_TABLE]
-    return float(np.median(cards)) if cards and sum(_on_the_table(found, shares)) >= 0.5 * len(shares) else 0.0
+    return float(np.median(cards)) if cards and (_mostly_on_the_table(found, shares) if boxed is None else boxed) else 0.0
 
 
 #: The cards whose size says where a card of the deck is how large: found whole by their edges
