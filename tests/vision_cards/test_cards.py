@@ -255,7 +255,7 @@ def test_a_photo_left_out_leaves_the_deck_photographed_on_the_table(tmp_path):
     card found in it).  That leaves 23 photos on the table of 47 shots, but whether the shots
     are the camera's photos is told before any is left out: the deck is learned with the size a
     card covers (with the photo left out it was learned with none, and of 200 tables of
-    overlapping cards 668 were read right against 734) and the photos' side ratio."""
+    overlapping cards 668 were read right, 724 with it) and the photos' side ratio."""
     enrollment_samples(tmp_path, "funfarm", per_card=2, seed=424242)
     left_out: list[str] = []
     model = enroll(tmp_path, left_out=left_out)

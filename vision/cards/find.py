@@ -874,6 +874,7 @@ def _seam_ends(lean: float) -> tuple[np.ndarray, np.ndarray]:
 #: size (False) and one of two cards' size (True): the same for every quad, made once.
 _SEAM_ALONG = np.linspace(0.04, 0.96, SEAM_SAMPLES, dtype=np.float32)
 _SEAM_ENDS = {False: _seam_ends(0.0), True: _seam_ends(SEAM_LEAN)}
+
 #: An outline round a quad's centre at least this share of its size is another outline of the
 #: same region.
 ALIKE = 0.8
