@@ -1302,7 +1302,7 @@ def enroll_shots(shots: list[tuple[str, np.ndarray]], on_progress: Progress | No
     min_lead, max_distance = _thresholds(checks, own, z, classes, dz.class_means)
     model = CardModel(np.stack(templates), [label for label, _, _ in found], ratio, dz.mean, dz.scale,
                       dz.projection, dz.class_means, class_card, max_distance, min_lead, len(found),
-                      card_share=_card_share(found, shares, boxed))
+                      card_share=_card_share(shares, boxed))
     if model.card_share and table is not None:
         model.table = table
     check = EnrollmentCheck(checks, min_lead, max_distance, tuple(sorted(left_out)), _washed_out(found, rectified, veils),
@@ -1453,11 +1453,12 @@ def _found_on_the_empty_table(found: list[tuple[str, np.ndarray, np.ndarray]], s
             ticked[0] = k
             done(k)
 
-    share = _card_share(found, shares)
+    boxed = _mostly_on_the_table(found, shares)
+    share = _card_share(shares, boxed)
     if not share:
         tick(len(found))
         return found, shares, None
-    ratio = _deck_ratio(found, shares)
+    ratio = _deck_ratio(found, shares, boxed)
     placed = [img.shape for (_, img, _), a in zip(found, shares) if a < ON_THE_TABLE]
     size = max(set(placed), key=placed.count)
     photos = [img for _, img, _ in found if img.shape == size]
@@ -1679,29 +1680,26 @@ def _mostly_on_the_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares
     return sum(_on_the_table(found, shares)) >= 0.5 * len(shares)
 
 
-def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                boxed: bool | None = None) -> float:
+def _deck_ratio(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float], boxed: bool) -> float:
     """The cards' short/long side ratio: the median over the shots, of the photos on the table
     only the half whose card lies nearest the frame's centre (a wide lens bends a card's shape
     away from it: on a made-up camera the median over all photos was 0.676, over the central
     half 0.659, the cards' own 0.65).  ``boxed``: whether the shots are mostly such photos
-    (:func:`_mostly_on_the_table` of them when not given)."""
+    (:func:`_mostly_on_the_table`)."""
     placed = [(float(np.hypot(*(c.mean(axis=0) - (img.shape[1] / 2, img.shape[0] / 2))) / img.shape[1]), c)
               for (_, img, c), a in zip(found, shares) if a < ON_THE_TABLE]
-    if not (_mostly_on_the_table(found, shares) if boxed is None else boxed):   # mostly tight crops
+    if not boxed:   # mostly tight crops
         return float(np.median([side_ratio(c) for _, _, c in found]))
     placed.sort(key=lambda t: t[0])
     return float(np.median([side_ratio(c) for _, c in placed[:max(1, (len(placed) + 1) // 2)]]))
 
 
-def _card_share(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float],
-                boxed: bool | None = None) -> float:
+def _card_share(shares: list[float], boxed: bool) -> float:
     """The share of the frame one card covers, when most shots are photos of the card on the
-    table (the box's own camera, ``boxed``; :func:`_mostly_on_the_table` of them when not
-    given): the median over those in which the card was found; else 0 (tight crops say
-    nothing of the camera)."""
+    table (the box's own camera, ``boxed``: :func:`_mostly_on_the_table`): the median over
+    those in which the card was found; else 0 (tight crops say nothing of the camera)."""
     cards = [a for a in shares if a < ON_THE_TABLE]
-    return float(np.median(cards)) if cards and (_mostly_on_the_table(found, shares) if boxed is None else boxed) else 0.0
+    return float(np.median(cards)) if cards and boxed else 0.0
 
 
 #: The cards whose size says where a card of the deck is how large: found whole by their edges
@@ -1803,8 +1801,9 @@ def _photos_without_a_card(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     named nothing weak; the card was never read, and its twin was read in its place).  Among
     tight crops a photo is left out only when its card has a shot of its own where the whole
     card was found (a card with none keeps what it has, and the check calls it weak)."""
-    share = _card_share(found, shares)
-    local = _shares_where(found, shares, share, _deck_ratio(found, shares)) if share else [share] * len(found)
+    boxed = _mostly_on_the_table(found, shares)
+    share = _card_share(shares, boxed)
+    local = _shares_where(found, shares, share, _deck_ratio(found, shares, boxed)) if share else [share] * len(found)
     whole = [_card_sized(a, share) or _card_sized(a, at) for a, at in zip(shares, local)]
     seen = {label for (label, _, _), w in zip(found, whole) if w}
     # on the table, its card not found well inside it: the whole image (see _on_the_table)
