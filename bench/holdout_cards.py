@@ -21,9 +21,10 @@ Each pixel of a frame is cast from a mounted camera (35-60 cm over the table, le
 degrees, radial lens distortion of either sign, 960x720) onto the table plane; cards lie flat
 (each bent a little, so its glare moves), turned any way, 2-12 per table, close together but
 not overlapping (some sets have touching cards), wholly in view.  The table (wood, cloth,
-striped, tiles, dark felt) is lit by a lamp (distance falloff, soft shadows of the cards,
-specular glare on the glossy cards); each shot shifts white balance and exposure and adds
-vignetting, blur, sensor noise and JPEG 70-95.
+striped, tiles, dark felt, or with ``--table checked`` a gingham cloth: red, blue, green or
+black checks on white, turned any way) is lit by a lamp (distance falloff, soft shadows of the
+cards, specular glare on the glossy cards); each shot shifts white balance and exposure and
+adds vignetting, blur, sensor noise and JPEG 70-95.
 
 Each set is one mounted box (one camera, one table, one art style): ``enroll/<card-id>/<k>.jpg``
 holds the owner's enrollment shots (the card alone on the table, same camera), ``scenes/`` the
@@ -347,6 +348,7 @@ TABLES = {  # kind -> sRGB tints it may take
     "striped": [(200, 60, 60), (60, 110, 170), (90, 140, 80)],
     "tiles": [(215, 210, 200), (170, 150, 130)],
     "felt": [(30, 80, 45), (35, 38, 60), (40, 40, 40)],
+    "checked": [(185, 35, 40), (40, 75, 160), (45, 120, 60), (60, 60, 60)],
 }
 
 
@@ -378,6 +380,17 @@ def table_albedo(kind: str, tint: np.ndarray, rng: np.random.Generator, x: np.nd
     if kind == "felt":
         v = 0.8 + 0.2 * _value_noise(rng, x, y, 0.15) + 0.12 * _value_noise(rng, x, y, 6.0)
         return v[..., None] * tint
+    if kind == "checked":
+        # gingham: bands of the tint woven both ways over white, turned any way on the table;
+        # a check 1-2.5 cm wide, where two bands cross the full tint, where one half of it
+        turn = rng.uniform(0, np.pi / 2)
+        period = rng.uniform(2.0, 5.0)
+        u, v = x * np.cos(turn) + y * np.sin(turn), -x * np.sin(turn) + y * np.cos(turn)
+        share = (((u % period) < period / 2).astype(np.float32) + ((v % period) < period / 2)) / 2
+        white = linear((238, 235, 226))
+        weave = 0.05 * np.sin(x * 40) * np.sin(y * 40) + 0.06 * _value_noise(rng, x, y, 0.5)
+        base = white + share[..., None] * (tint - white)
+        return base * (0.92 + weave)[..., None]
     raise ValueError(kind)
 
 

@@ -1,6 +1,7 @@
 """A second, independent dice renderer: held-out sets no reader here was developed on.
 
     .venv/bin/python bench/holdout_dice.py OUT [--sets 3] [--scenes 120] [--odd 12] [--seed 1] [--style line]
+                                           [--table checked]
                                            [--sticker 0.62]
     .venv/bin/python bench/bench_vision.py dice OUT/<set>
 
@@ -9,8 +10,9 @@ reader only on its own renderer measures how well it fits that renderer. This fi
 code with it: each pixel is ray-cast (a camera that may lean up to 12 degrees, with barrel
 distortion, looks at dice that are true dodecahedra with bevelled edges, Blinn-Phong
 highlights and soft ray-traced shadows) over procedural tables (wood, cloth weave, felt,
-tiles) under a white balance, exposure, vignetting, noise and JPEG of its own. The face art is
-drawn here too, in styles of its own: "stamp" (dark animal shapes on a round light
+tiles; with ``--table checked`` a gingham cloth of red, blue or green checks on white, the
+dice's own body colours among them) under a white balance, exposure, vignetting, noise and
+JPEG of its own. The face art is drawn here too, in styles of its own: "stamp" (dark animal shapes on a round light
 sticker), "painted" (light animals painted straight on the die's body) and "line" (``--style
 line``: the animal's outline as a thin dark line on a cream pentagonal sticker).
 
@@ -312,6 +314,15 @@ class Table:
         elif self.kind == "tiles":
             lines = (np.minimum(np.abs((x % 7.5) - 3.75), np.abs((y % 7.5) - 3.75)) > 3.6)
             v = 0.8 + 0.1 * _noise(rng, x, y, 3.0) - 0.35 * lines
+        elif self.kind == "checked":
+            # gingham: bands of the tint woven both ways over white, turned any way; a check
+            # 1-2.5 cm wide, the full tint where two bands cross, half of it where one does
+            turn, period = rng.uniform(0, np.pi / 2), rng.uniform(2.0, 5.0)
+            u, w = x * np.cos(turn) + y * np.sin(turn), -x * np.sin(turn) + y * np.cos(turn)
+            share = (((u % period) < period / 2).astype(np.float32) + ((w % period) < period / 2)) / 2
+            white = np.array([0.85, 0.83, 0.78], np.float32)
+            v = 0.92 + 0.05 * np.sin(x * 40) * np.sin(y * 40) + 0.06 * _noise(rng, x, y, 0.5)
+            return v[..., None] * (white + share[..., None] * (self.tint - white))
         else:
             raise ValueError(self.kind)
         return v[..., None] * self.tint
@@ -322,6 +333,7 @@ TABLES = {  # kind -> linear RGB tints it may take
     "cloth": [(0.85, 0.83, 0.78), (0.3, 0.35, 0.6), (0.75, 0.3, 0.28)],
     "felt": [(0.15, 0.4, 0.2), (0.2, 0.22, 0.35)],
     "tiles": [(0.8, 0.8, 0.8), (0.6, 0.55, 0.5)],
+    "checked": [(0.55, 0.05, 0.06), (0.05, 0.12, 0.4), (0.07, 0.25, 0.08)],
 }
 
 
@@ -623,6 +635,7 @@ def main() -> int:
     parser.add_argument("--odd", type=at_least(0), default=12, help="scenes with a die partly out of view")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--style", choices=STYLES, help="every set in this art style (its tables in turn)")
+    parser.add_argument("--table", choices=sorted(TABLES), help="every set on this kind of table")
     parser.add_argument("--sticker", type=float, default=LINE_STICKER,
                         help="the line style's sticker: its corners' distance from the face's centre, "
                              f"in face radii (default {LINE_STICKER})")
@@ -633,6 +646,7 @@ def main() -> int:
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
         if args.style is not None:
             style, kind = args.style, TABLE_ORDER[(args.seed - 1 + k) % len(TABLE_ORDER)]
+        kind = args.table or kind
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
         write_set(folder, args.seed + k, style, kind, args.scenes, args.odd, sticker=args.sticker)
         print(folder)

@@ -26,6 +26,7 @@ from .find import (
     FindOptions,
     _overlap,
     _quad,
+    _refine,
     common_area,
     corners_of,
     find_cards,
@@ -1641,11 +1642,14 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     if table is None:
         return found, shares
     cards: dict[int, np.ndarray] = {}
+    masks: dict[int, np.ndarray] = {}
+    hulls: set[int] = set()         # the photos whose card is the hull of what differs
     for i in blank:
         img = photos[i]
         mask = differing(img, table)
         if mask is None or (mask > 0).mean() > SMALL_CARD:
             return found, shares
+        masks[i] = mask
         h, w = img.shape[:2]
         art = mask > 0
         round_it = []
@@ -1657,12 +1661,25 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
                 round_it.append(q)
         if round_it:
             cards[i] = min(round_it, key=cv2.contourArea)
+        elif (region := _region_outline(mask, img)) is not None:
+            cards[i] = region
+            hulls.add(i)
     areas = {i: cv2.contourArea(c) / float(photos[i].shape[0] * photos[i].shape[1]) for i, c in cards.items()}
     if len(areas) < len(blank) / 2:
         return found, shares
     share = float(np.median(list(areas.values())))
     if not one_table(photos, table, share):
         return found, shares
+    # a hull runs round what differs, not along the card's edges: each such card is looked for
+    # again as the card-sized rectangle round it whose sides run along the image's edges
+    # (:func:`.table.card_by_difference`, at the hull's own size and the hulls' side ratio)
+    ratio = float(np.median([side_ratio(cards[i]) for i in hulls])) if hulls else 0.0
+    for i in hulls:
+        again = card_by_difference(photos[i], table, areas[i], ratio, mask=masks[i])
+        if len(again) == 1 and AGAIN_SHARE <= cv2.contourArea(again[0]) / (areas[i] * photos[i].shape[0]
+                                                                           * photos[i].shape[1]) <= 1.5:
+            cards[i] = again[0]
+            areas[i] = cv2.contourArea(again[0]) / float(photos[i].shape[0] * photos[i].shape[1])
     found, shares = list(found), list(shares)
     for i, card in cards.items():
         if AGAIN_SHARE * share <= areas[i] <= 1.5 * share:
@@ -1672,6 +1689,52 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
 
 #: The share of what differs from the empty table that a card's outline holds (its art).
 ART_INSIDE = 0.9
+#: A card found by what differs from the empty table alone (:func:`_region_outline`): the
+#: regions that differ, less those under this share of the largest (sensor noise, a speck of
+#: glare), their convex hull filling this share at least of the smallest rectangle round it,
+#: and the regions this share of the hull.
+SPECK = 0.02
+REGION_FILLS = 0.85
+HULL_DIFFERS = 0.5
+
+
+def _region_outline(mask: np.ndarray, image: np.ndarray) -> np.ndarray | None:
+    """The outline (corners, pixels of ``image``) of a photo's one card found by what differs
+    from the empty table (``mask``, :func:`.table.differing` of ``image``) where no outline was
+    found round it by its edges: the convex hull of the regions that differ (but specks under
+    :data:`SPECK` of the largest), outlined as the finder outlines a card (:func:`.find._quad`,
+    its sides fitted to the hull's), when the hull fills :data:`REGION_FILLS` of the smallest
+    rectangle round it, the regions fill :data:`HULL_DIFFERS` of the hull, and it is of a card's
+    size (:data:`MIN_CARD_PIXELS`).  On a gingham cloth a card's sides run along the checks'
+    edges, broken at every check: no outline was found round a full-bleed card of a deep green
+    ground on a green gingham in any of its 48 photos, nor round a cream card whose white
+    border lies on the white checks in part (its regions there are its art and the border's
+    pieces on the coloured checks)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    kept = 1 + np.flatnonzero(areas >= SPECK * areas.max())
+    differs = np.isin(labels, kept).astype(np.uint8)
+    hull = cv2.convexHull(cv2.findNonZero(differs))
+    filled = np.zeros_like(differs)
+    cv2.fillConvexPoly(filled, hull, (1,))
+    inside = float(np.count_nonzero(filled))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    if inside / ((rw + 1) * (rh + 1)) < REGION_FILLS or float(areas[kept - 1].sum()) < HULL_DIFFERS * inside:
+        return None
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=len)
+    quad = _quad(contour)
+    if quad is None:
+        return None
+    # the outline runs through the hull's edge pixels, half a pixel inside its edge; a mask
+    # pixel's centre i lies at (i + 0.5) * scale - 0.5 in the image
+    scale = image.shape[1] / mask.shape[1]
+    quad = (offset(_refine(order_corners(quad), contour), 0.5) + 0.5) * scale - 0.5
+    if cv2.contourArea(quad) < MIN_CARD_PIXELS:
+        return None
+    return quad.astype(np.float32)
 
 
 def _mostly_on_the_table(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[float]) -> bool:
