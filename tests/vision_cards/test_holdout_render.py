@@ -310,6 +310,35 @@ def test_dark_cards_on_pale_tiles_are_learned_at_their_own_shape(holdout, tmp_pa
         assert sum(i is not None for i in ids) >= len(labels[table.name]) - 1, (table.name, ids)
 
 
+def test_cards_on_a_gingham_cloth_are_learned_by_what_differs_from_the_table(holdout, tmp_path, capsys):
+    """A gingham cloth (the second renderer's printed/checked 294: cream cards with a white
+    border on green and white checks): the cards' sides run along the checks' edges, broken at
+    every check, and :func:`card_in` found no card in any of the 48 photos; nor was an outline
+    found round what differs from the empty table (the card's art and the pieces of its border
+    on the green checks).  Every photo was taken for a tight crop, the deck was learned with
+    the frame's proportions (0.75) and no card size, and not one card of 854 was read.  Where no
+    outline is found round it, a photo's card is the hull of what differs, looked for again as
+    the card-sized rectangle round it along the image's edges: the deck is learned at its own
+    shape and its tables are read."""
+    folder = tmp_path / "printed-checked-294"
+    labels = holdout.write_set(folder, 294, "printed", "checked", tables=2, shots=2, progress=False)
+    truth = json.loads((folder / "corners.json").read_text())
+    from farmbox.vision.cards.find import side_ratio
+    own = float(np.median([side_ratio(np.float32(t[0]["corners"])) for p, t in truth.items() if p.startswith("enroll/")]))
+    model = tmp_path / "cards.npz"
+    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
+    out, _ = capsys.readouterr()
+    assert "24 cards from 48 images" in out
+    from farmbox.vision.cards import load_model
+    learned = load_model(model)
+    assert abs(learned.ratio - own) <= 0.02 and learned.card_share > 0, (learned.ratio, own, learned.card_share)
+    tables = sorted((folder / "scenes").glob("*.jpg"))
+    assert main(["vision", "read", "cards", "--model", str(model), *map(str, tables), "--json"]) == 0
+    reads = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    for table, read in zip(tables, reads):
+        assert sorted(c["id"] or "?" for c in read["cards"]) == sorted(labels[table.name]), table.name
+
+
 @pytest.fixture(scope="module")
 def striped_197(holdout, tmp_path_factory):
     """The second renderer's bleed/striped 197 (a fresh set of stop 62): its 48 enrollment
