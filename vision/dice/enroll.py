@@ -16,6 +16,7 @@ The guided enrollment screen drives :class:`DiceEnrollment` directly::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from farmbox.vision.dice.detect import (
     changed_from_table,
     chromaticity,
     find_dice,
+    same_object,
     sharpness,
     shrink,
     work_scale,
@@ -46,7 +48,7 @@ from farmbox.vision.dice.model import (
     stretch_of,
     top_of,
 )
-from farmbox.vision.dice.reader import score_faces
+from farmbox.vision.dice.reader import TOO_LARGE, score_faces
 from farmbox.vision.files import load_colour_image
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -340,6 +342,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # 1. one die per photo, against the empty table
     masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     first_areas: list[float] = []
+    on_table: list[Blob] = []  # each photo's die as what differs from the empty table
     at_edge: list[bool] = []  # whether the die touches the frame's edge
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
     looks: list[np.ndarray] = []  # each photo's die, as a chromaticity histogram
@@ -355,6 +358,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
         body &= hull.astype(bool)
         first_areas.append(blob.area)
+        on_table.append(blob)
         at_edge.append(blob.touches_border)
         found_bodies.append((body, hull.astype(bool), chromaticity(small)))
         looks.append(np.sqrt(density(histogram(small, body), 1.5)).ravel())
@@ -433,15 +437,20 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     second = np.stack([np.maximum(dens[0], dens[1]), dens[2], dens[3]]).astype(np.float32)
 
     # 4. the dice as the reader will find them (with the relearnt colours if they find every
-    # die, else with the first ones)
+    # die, else with the first ones); a die of the table's own colour on a patterned table (a
+    # green die on a green gingham) is found by its colour as the checks round it, a region
+    # larger than the die or elsewhere: it is found as what differs from the empty table, as
+    # the reader finds it (``_against_table``), and its size is learned from that
     min_area = 0.35 * float(np.median(first_areas))
     found: list[Blob] = []
     for densities in ((second, first) if relearnt else (first,)):
         found = []
-        for (_face, img, _name), d in zip(samples, die_of):
+        for (_face, img, _name), d, own in zip(samples, die_of, on_table):
             blob = find_dice(img, densities, floor, min_area=min_area, apart=False)[d]
             if blob is None:
                 break
+            if blob.area > TOO_LARGE * own.area or not same_object(blob, own):
+                blob = dataclasses.replace(own, by_table=True)
             found.append(blob)
         if len(found) == len(samples):
             break
