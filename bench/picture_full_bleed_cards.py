@@ -1,6 +1,7 @@
 """The picture in docs/card-vision.md of full-bleed cards on a wood table, as the box reads them.
 
     .venv/bin/python bench/picture_full_bleed_cards.py docs/images/full-bleed-cards.jpg
+    .venv/bin/python bench/picture_full_bleed_cards.py docs/images/gingham-cards.jpg --seed 296 --kind checked --table 3
 
 One table of the independent card renderer's "bleed" style (``bench/holdout_cards.py --style
 bleed``: the art to the card's edge, a deep ground of the animal's colour): the deck enrolled
@@ -29,12 +30,13 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=102, help="the box (default: a wood table)")
     ap.add_argument("--table", type=int, default=6, help="which table of the set")
+    ap.add_argument("--kind", help="the kind of table (default: the seed's; checked: a gingham cloth)")
     args = ap.parse_args()
     from farmbox.vision.cards import CardReader
     from farmbox.vision.cards.read import enroll
 
     hold = bench_script("holdout_cards")
-    kind = hold.SETS[(args.seed - 1) % len(hold.SETS)][1]
+    kind = args.kind or hold.SETS[(args.seed - 1) % len(hold.SETS)][1]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "set"
         labels = hold.write_set(folder, args.seed, "bleed", kind, args.table + 1, 2, progress=False)
