@@ -1681,10 +1681,9 @@ def _found_on_a_pale_table(found: list[tuple[str, np.ndarray, np.ndarray]], shar
     ratio = float(np.median([side_ratio(cards[i]) for i in hulls])) if hulls else 0.0
     for i in hulls:
         again = card_by_difference(photos[i], table, areas[i], ratio, mask=masks[i])
-        if len(again) == 1 and AGAIN_SHARE <= cv2.contourArea(again[0]) / (areas[i] * photos[i].shape[0]
-                                                                           * photos[i].shape[1]) <= 1.5:
-            cards[i] = again[0]
-            areas[i] = cv2.contourArea(again[0]) / float(photos[i].shape[0] * photos[i].shape[1])
+        pixels = float(photos[i].shape[0] * photos[i].shape[1])
+        if len(again) == 1 and AGAIN_SHARE <= cv2.contourArea(again[0]) / pixels / areas[i] <= 1.5:
+            cards[i], areas[i] = again[0], cv2.contourArea(again[0]) / pixels
     found, shares = list(found), list(shares)
     for i, card in cards.items():
         if AGAIN_SHARE * share <= areas[i] <= 1.5 * share:

@@ -341,7 +341,6 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
 
     # 1. one die per photo, against the empty table
     masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    first_areas: list[float] = []
     on_table: list[Blob] = []  # each photo's die as what differs from the empty table
     at_edge: list[bool] = []  # whether the die touches the frame's edge
     found_bodies: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # body, hull, chroma
@@ -357,7 +356,6 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
         hull = np.zeros(body.shape, np.uint8)
         cv2.fillConvexPoly(hull, ((blob.hull + 0.5) * scale - 0.5).astype(np.int32), (1,))
         body &= hull.astype(bool)
-        first_areas.append(blob.area)
         on_table.append(blob)
         at_edge.append(blob.touches_border)
         found_bodies.append((body, hull.astype(bool), chromaticity(small)))
@@ -441,7 +439,7 @@ def build_model(samples: list[tuple[str, np.ndarray, str]], background: np.ndarr
     # green die on a green gingham) is found by its colour as the checks round it, a region
     # larger than the die or elsewhere: it is found as what differs from the empty table, as
     # the reader finds it (``_against_table``), and its size is learned from that
-    min_area = 0.35 * float(np.median(first_areas))
+    min_area = 0.35 * float(np.median([b.area for b in on_table]))
     found: list[Blob] = []
     for densities in ((second, first) if relearnt else (first,)):
         found = []
