@@ -290,8 +290,18 @@ def test_dark_cards_on_pale_tiles_are_learned_at_their_own_shape(holdout, tmp_pa
     a card that differs from the empty table in one small region is found as the smallest
     outline round it in every photo without a card, the cards found kept: the deck is learned
     at its own shape, and its tables are read."""
-    folder = tmp_path / "bleed-tiles-212"
-    labels = holdout.write_set(folder, 212, "bleed", "tiles", tables=2, shots=2, progress=False)
+    for table, ids in _learned_at_the_cards_shape(holdout, tmp_path, 212, "bleed", "tiles", capsys):
+        assert not Counter(i for i in ids if i is not None) - Counter(table[1]), (table[0], ids)   # none wrong
+        assert sum(i is not None for i in ids) >= len(table[1]) - 1, (table[0], ids)
+
+
+def _learned_at_the_cards_shape(holdout, tmp_path, seed, style, kind, capsys):
+    """The second renderer's set (``seed``, ``style``, ``kind`` of table; its 48 enrollment
+    photos and first 2 tables) enrolled through the CLI, every photo kept and the deck learned
+    with a card size and within 0.02 of the cards' own side ratio; each table's (name, labels)
+    and the ids read there."""
+    folder = tmp_path / f"{style}-{kind}-{seed}"
+    labels = holdout.write_set(folder, seed, style, kind, tables=2, shots=2, progress=False)
     truth = json.loads((folder / "corners.json").read_text())
     from farmbox.vision.cards.find import side_ratio
     own = float(np.median([side_ratio(np.float32(t[0]["corners"])) for p, t in truth.items() if p.startswith("enroll/")]))
@@ -300,14 +310,12 @@ def test_dark_cards_on_pale_tiles_are_learned_at_their_own_shape(holdout, tmp_pa
     out, _ = capsys.readouterr()
     assert "24 cards from 48 images" in out
     from farmbox.vision.cards import load_model
-    assert abs(load_model(model).ratio - own) <= 0.02, (load_model(model).ratio, own)
+    learned = load_model(model)
+    assert abs(learned.ratio - own) <= 0.02 and learned.card_share > 0, (learned.ratio, own, learned.card_share)
     tables = sorted((folder / "scenes").glob("*.jpg"))
     assert main(["vision", "read", "cards", "--model", str(model), *map(str, tables), "--json"]) == 0
     reads = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    for table, read in zip(tables, reads):
-        ids = [c["id"] for c in read["cards"]]
-        assert not Counter(i for i in ids if i is not None) - Counter(labels[table.name]), (table.name, ids)   # none wrong
-        assert sum(i is not None for i in ids) >= len(labels[table.name]) - 1, (table.name, ids)
+    return [((t.name, labels[t.name]), [c["id"] for c in r["cards"]]) for t, r in zip(tables, reads)]
 
 
 @pytest.mark.parametrize("seed, style", [(294, "printed"), (303, "bleed")])
@@ -325,23 +333,8 @@ def test_cards_on_a_gingham_cloth_are_learned_by_what_differs_from_the_table(hol
     half the photos show an outline, the photos are of one table when they differ from it over
     no more than a card may cover, so the checks are told for the table: the deck is learned
     at its own shape and its tables are read."""
-    folder = tmp_path / f"{style}-checked-{seed}"
-    labels = holdout.write_set(folder, seed, style, "checked", tables=2, shots=2, progress=False)
-    truth = json.loads((folder / "corners.json").read_text())
-    from farmbox.vision.cards.find import side_ratio
-    own = float(np.median([side_ratio(np.float32(t[0]["corners"])) for p, t in truth.items() if p.startswith("enroll/")]))
-    model = tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
-    out, _ = capsys.readouterr()
-    assert "24 cards from 48 images" in out
-    from farmbox.vision.cards import load_model
-    learned = load_model(model)
-    assert abs(learned.ratio - own) <= 0.02 and learned.card_share > 0, (learned.ratio, own, learned.card_share)
-    tables = sorted((folder / "scenes").glob("*.jpg"))
-    assert main(["vision", "read", "cards", "--model", str(model), *map(str, tables), "--json"]) == 0
-    reads = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    for table, read in zip(tables, reads):
-        assert sorted(c["id"] or "?" for c in read["cards"]) == sorted(labels[table.name]), table.name
+    for table, ids in _learned_at_the_cards_shape(holdout, tmp_path, seed, style, "checked", capsys):
+        assert sorted(i or "?" for i in ids) == sorted(table[1]), table[0]
 
 
 @pytest.fixture(scope="module")

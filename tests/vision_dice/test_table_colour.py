@@ -18,11 +18,17 @@ from tests.bench_scripts import bench_script
 from tests.vision_dice.test_leaning_camera import _read_set
 
 
+def _box(tmp_path_factory, seed: int, style: str, kind: str, odd: int) -> Path:
+    """The second renderer's box (``seed``, ``style``, ``kind`` of table) with 12 throws and
+    ``odd`` dice partly out of view."""
+    folder = tmp_path_factory.mktemp("holdout") / f"{style}-{kind}-{seed}"
+    bench_script("holdout_dice").write_set(folder, seed, style, kind, scenes=12, odd=odd, progress=False)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def green_on_green_box(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("holdout") / "stamp-felt-81"
-    bench_script("holdout_dice").write_set(folder, 81, "stamp", "felt", scenes=12, odd=2, progress=False)
-    return folder
+    return _box(tmp_path_factory, 81, "stamp", "felt", odd=2)
 
 
 def test_a_green_die_on_a_green_felt_is_read(green_on_green_box, tmp_path):
@@ -97,9 +103,7 @@ def test_a_green_die_at_the_frames_edge_is_read_or_out_of_view(green_on_green_bo
 
 @pytest.fixture(scope="module")
 def green_on_gingham_box(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("holdout") / "stamp-checked-401"
-    bench_script("holdout_dice").write_set(folder, 401, "stamp", "checked", scenes=12, odd=0, progress=False)
-    return folder
+    return _box(tmp_path_factory, 401, "stamp", "checked", odd=0)
 
 
 def test_a_green_die_on_a_green_gingham_is_read(green_on_gingham_box, tmp_path):
