@@ -25,7 +25,8 @@ of 0.4-1.2 cm radius: soft ray-traced shadows on the table and from die to die, 
 falloff) and a daylight ambient of another colour light them, with contact darkening at the
 dice's feet, the bulb mirrored by the glossy plastic (a soft glint where the geometry puts it)
 and a faint satin sheen.  Tables: wood planks, coloured cloth weave, felt, tiles and a
-near-white linen (on which the white die is hard to see).  Each shot has its own white balance
+near-white linen (on which the white die is hard to see); with ``--table checked`` a gingham of
+red, blue, green or yellow checks on white, the dice's own colours among them.  Each shot has its own white balance
 (the camera's automatic white balance corrects the lamp only partly), exposure, blur, sensor
 noise and JPEG 65-95, under the lens's vignetting.
 
@@ -256,6 +257,7 @@ TABLES = {  # kind -> sRGB tints it may take
     "felt": [(28, 86, 50), (40, 44, 70), (52, 50, 48), (110, 30, 36)],
     "tiles": [(222, 216, 204), (168, 140, 118), (120, 150, 160)],
     "linen": [(238, 235, 226), (232, 232, 230), (240, 234, 220)],
+    "checked": [(190, 40, 44), (44, 80, 170), (50, 130, 64), (225, 190, 40)],
 }
 
 
@@ -293,6 +295,13 @@ def table_albedo(kind: str, tint: np.ndarray, rng: np.random.Generator, x: np.nd
         fold = 0.05 * _value_noise(rng, x, y, 9.0)
         v = 0.9 + weave + slub - fold
         return v[..., None] * tint
+    if kind == "checked":  # gingham: the tint woven both ways over white, turned any way
+        turn, period = rng.uniform(0, np.pi / 2), rng.uniform(2.0, 5.0)
+        u, w = x * np.cos(turn) + y * np.sin(turn), -x * np.sin(turn) + y * np.cos(turn)
+        share = (((u % period) < period / 2).astype(np.float32) + ((w % period) < period / 2)) / 2
+        white = linear((238, 235, 226))
+        v = 0.92 + 0.05 * np.sin(x * 40) * np.sin(y * 40) + 0.06 * _value_noise(rng, x, y, 0.5)
+        return v[..., None] * (white + share[..., None] * (tint - white))
     raise ValueError(kind)
 
 
@@ -878,9 +887,11 @@ def main() -> int:
     parser.add_argument("--shots", type=at_least(1), default=3, help="enrollment shots per colour and die")
     parser.add_argument("--cards", type=at_least(0), default=0,
                         help="a deck of this many Fun Farm-like cards, 1-4 lying round each throw")
+    parser.add_argument("--table", choices=sorted(TABLES), help="every set on this kind of table")
     args = parser.parse_args()
     for k in range(args.sets):
         style, kind = SETS[(args.seed - 1 + k) % len(SETS)]  # seed 1: the first kind
+        kind = args.table or kind
         folder = args.out / f"{style}-{kind}-{args.seed + k}"
         write_set(folder, args.seed + k, style, kind, args.scenes, args.shots, cards=args.cards)
         print(folder)
