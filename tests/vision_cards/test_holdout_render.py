@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from farmbox.firmware.cli import main
-from tests.vision_cards.conftest import quad_iou
+from tests.vision_cards.conftest import learned_at_the_cards_shape, quad_iou
 
 
 @pytest.fixture(scope="module")
@@ -290,51 +290,9 @@ def test_dark_cards_on_pale_tiles_are_learned_at_their_own_shape(holdout, tmp_pa
     a card that differs from the empty table in one small region is found as the smallest
     outline round it in every photo without a card, the cards found kept: the deck is learned
     at its own shape, and its tables are read."""
-    for table, ids in _learned_at_the_cards_shape(holdout, tmp_path, 212, "bleed", "tiles", capsys):
+    for table, ids in learned_at_the_cards_shape(holdout, tmp_path, 212, "bleed", "tiles", capsys):
         assert not Counter(i for i in ids if i is not None) - Counter(table[1]), (table[0], ids)   # none wrong
         assert sum(i is not None for i in ids) >= len(table[1]) - 1, (table[0], ids)
-
-
-def _learned_at_the_cards_shape(holdout, tmp_path, seed, style, kind, capsys):
-    """The second renderer's set (``seed``, ``style``, ``kind`` of table; its 48 enrollment
-    photos and first 2 tables) enrolled through the CLI, every photo kept and the deck learned
-    with a card size and within 0.02 of the cards' own side ratio; each table's (name, labels)
-    and the ids read there."""
-    folder = tmp_path / f"{style}-{kind}-{seed}"
-    labels = holdout.write_set(folder, seed, style, kind, tables=2, shots=2, progress=False)
-    truth = json.loads((folder / "corners.json").read_text())
-    from farmbox.vision.cards.find import side_ratio
-    own = float(np.median([side_ratio(np.float32(t[0]["corners"])) for p, t in truth.items() if p.startswith("enroll/")]))
-    model = tmp_path / "cards.npz"
-    assert main(["vision", "enroll", "cards", str(folder / "enroll"), "--model", str(model)]) == 0
-    out, _ = capsys.readouterr()
-    assert "24 cards from 48 images" in out
-    from farmbox.vision.cards import load_model
-    learned = load_model(model)
-    assert abs(learned.ratio - own) <= 0.02 and learned.card_share > 0, (learned.ratio, own, learned.card_share)
-    tables = sorted((folder / "scenes").glob("*.jpg"))
-    assert main(["vision", "read", "cards", "--model", str(model), *map(str, tables), "--json"]) == 0
-    reads = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    return [((t.name, labels[t.name]), [c["id"] for c in r["cards"]]) for t, r in zip(tables, reads)]
-
-
-@pytest.mark.parametrize("seed, style", [(294, "printed"), (303, "bleed")])
-def test_cards_on_a_gingham_cloth_are_learned_by_what_differs_from_the_table(holdout, tmp_path, capsys, seed, style):
-    """A gingham cloth: the cards' sides run along the checks' edges, broken at every check.
-    printed/checked 294 (cream cards with a white border on green and white checks):
-    :func:`card_in` found no card in any of the 48 photos, nor was an outline found round what
-    differs from the empty table (the card's art and the pieces of its border on the green
-    checks); every photo was taken for a tight crop, the deck was learned with the frame's
-    proportions (0.75) and no card size, and not one card of 854 was read.  bleed/checked 303
-    (black checks as large as a card's short side): a white check was found for the card in 13
-    photos, and the deck was learned as 10 cards of side ratio 0.46 (1 card of 818 read).
-    Where no outline is found round it, a photo's card is the hull of what differs, looked for
-    again as the card-sized rectangle round it along the image's edges; and where fewer than
-    half the photos show an outline, the photos are of one table when they differ from it over
-    no more than a card may cover, so the checks are told for the table: the deck is learned
-    at its own shape and its tables are read."""
-    for table, ids in _learned_at_the_cards_shape(holdout, tmp_path, seed, style, "checked", capsys):
-        assert sorted(i or "?" for i in ids) == sorted(table[1]), table[0]
 
 
 @pytest.fixture(scope="module")
