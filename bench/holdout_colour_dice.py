@@ -26,9 +26,9 @@ falloff) and a daylight ambient of another colour light them, with contact darke
 dice's feet, the bulb mirrored by the glossy plastic (a soft glint where the geometry puts it)
 and a faint satin sheen.  Tables: wood planks, coloured cloth weave, felt, tiles and a
 near-white linen (on which the white die is hard to see); with ``--table checked`` a gingham of
-red, blue, green or yellow checks on white, the dice's own colours among them.  Each shot has its own white balance
-(the camera's automatic white balance corrects the lamp only partly), exposure, blur, sensor
-noise and JPEG 65-95, under the lens's vignetting.
+red, blue, green or yellow checks on white, the dice's own colours among them.  Each shot has
+its own white balance (the camera's automatic white balance corrects the lamp only partly),
+exposure, blur, sensor noise and JPEG 65-95, under the lens's vignetting.
 
 Each set is one mounted box (one camera, one table, one art style, one lamp):
 ``enroll/<white|black>/<colour>/<k>.jpg`` holds the owner's enrollment shots (one die alone,

@@ -12,8 +12,8 @@ distortion, looks at dice that are true dodecahedra with bevelled edges, Blinn-P
 highlights and soft ray-traced shadows) over procedural tables (wood, cloth weave, felt,
 tiles; with ``--table checked`` a gingham cloth of red, blue or green checks on white, the
 dice's own body colours among them) under a white balance, exposure, vignetting, noise and
-JPEG of its own. The face art is drawn here too, in styles of its own: "stamp" (dark animal shapes on a round light
-sticker), "painted" (light animals painted straight on the die's body) and "line" (``--style
+JPEG of its own. The face art is drawn here too, in styles of its own: "stamp" (dark animal
+shapes on a round light sticker), "painted" (light animals painted straight on the die's body) and "line" (``--style
 line``: the animal's outline as a thin dark line on a cream pentagonal sticker).
 
 Each set is one mounted box (one camera, one table, one art style): ``enroll/`` holds what

@@ -56,6 +56,7 @@ from .table import (
     GIVEN_TABLE,
     LEAST_PHOTOS,
     NOT_A_CARD,
+    ONE_TABLE,
     TABLE_W,
     EmptyTable,
     TableFrame,
@@ -1609,7 +1610,8 @@ def _no_tiles(found: list[tuple[str, np.ndarray, np.ndarray]], shares: list[floa
     photos = [img for _, img, _ in found if img.shape == size]
     share = float(np.median([shares[i] for i in placed]))
     table = (tables or _Tables()).of(photos, share)
-    if table is None or not (one_table(photos, table, share) or (few and one_table(photos, table, SMALL_CARD, 1.0))):
+    # (the photos compared with the table once: the bound is the larger of the two)
+    if table is None or not one_table(photos, table, max(ONE_TABLE * share, SMALL_CARD if few else 0.0), 1.0):
         return found, shares
     found, shares = list(found), list(shares)
     for i in placed:
